@@ -1,0 +1,1 @@
+"""One package per Artisan service; a service never imports another service."""

@@ -1,0 +1,34 @@
+"""Turns a text into stored-chunk plans: spans, per-chunk type, line ranges."""
+
+from shared.db.chunks import NewChunk
+from shared.providers.base import Chunker, ChunkType, Classifier, FileType
+from shared.providers.local.spans import line_range, validate_spans
+
+
+async def plan_chunks(
+    text: str, file_type: FileType, chunker: Chunker, classifier: Classifier
+) -> list[NewChunk]:
+    """Chunks in document order covering the text exactly once; mixed files type each chunk."""
+    spans = await chunker.chunk(text)
+    validate_spans(text, spans)
+    planned = []
+    for index, span in enumerate(spans):
+        piece = text[span.start : span.end]
+        if file_type == FileType.MIXED:
+            chunk_type = await classifier.classify_chunk(piece)
+        else:
+            chunk_type = ChunkType(file_type.value)
+        line_start, line_end = line_range(text, span.start, span.end)
+        planned.append(
+            NewChunk(
+                index=index,
+                chunk_type=chunk_type.value,
+                title=span.title,
+                char_start=span.start,
+                char_end=span.end,
+                line_start=line_start,
+                line_end=line_end,
+                text=piece,
+            )
+        )
+    return planned

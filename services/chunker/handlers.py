@@ -1,0 +1,62 @@
+"""file.extracted → classify + logical chunks → chunk.ready.strategic / chunk.ready.factual."""
+
+import asyncpg
+from faststream import Context
+from faststream.nats import NatsBroker, NatsMessage, NatsRouter
+
+from services.chunker.chunks import plan_chunks
+from shared.bus import publish_event, work_queue
+from shared.contracts import ChunkReady, Consumer, FileExtracted, Subject
+from shared.db import chunks, files
+from shared.pipeline import announce, run_step
+from shared.providers import registry
+from shared.providers.base import ChunkType
+
+router = NatsRouter()
+
+READY_SUBJECT = {
+    ChunkType.STRATEGIC: Subject.CHUNK_READY_STRATEGIC,
+    ChunkType.FACTUAL: Subject.CHUNK_READY_FACTUAL,
+}
+
+
+@router.subscriber(Subject.FILE_EXTRACTED, **work_queue(Consumer.CHUNKER))
+async def on_file_extracted(
+    event: FileExtracted,
+    msg: NatsMessage,
+    pool: asyncpg.Pool = Context("pool"),
+    broker: NatsBroker = Context("broker"),
+) -> None:
+    await run_step(chunk_file(event, pool, broker), event=event, msg=msg, pool=pool, broker=broker)
+
+
+async def chunk_file(event: FileExtracted, pool: asyncpg.Pool, broker: NatsBroker) -> None:
+    if not await files.is_current_attempt(pool, file_id=event.file_id, attempt=event.attempt):
+        return
+    text = await files.load_text(pool, user_id=event.user_id, file_id=event.file_id)
+    if text is None:
+        return
+    file_type = await registry.classifier().classify_file(text)
+    row = await files.advance_stage(
+        pool, file_id=event.file_id, attempt=event.attempt, stage="chunking", file_type=file_type
+    )
+    await announce(broker, row)
+    planned = await plan_chunks(text, file_type, registry.chunker(), registry.classifier())
+    async with pool.acquire() as conn, conn.transaction():
+        ids = await chunks.save_chunks(
+            conn, file_id=event.file_id, user_id=event.user_id, chunks=planned
+        )
+        row = await files.advance_stage(
+            conn,
+            file_id=event.file_id,
+            attempt=event.attempt,
+            stage="processing",
+            total_chunks=len(planned),
+        )
+    if row is None:
+        return
+    await announce(broker, row)
+    # always (re)publish every chunk: a crash may have cut an earlier run short; ids de-duplicate
+    for chunk_id, chunk in zip(ids, planned, strict=True):
+        ready = ChunkReady(**event.model_dump(), chunk_id=chunk_id, chunk_index=chunk.index)
+        await publish_event(broker, READY_SUBJECT[ChunkType(chunk.chunk_type)], ready)

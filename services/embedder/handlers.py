@@ -1,0 +1,60 @@
+"""chunk.compressed / chunk.ready.factual → embedding → progress; the last chunk → file.ready."""
+
+import asyncpg
+from faststream import Context
+from faststream.nats import NatsBroker, NatsMessage, NatsRouter
+
+from shared.bus import publish_event, work_queue
+from shared.contracts import ChunkEvent, Consumer, FileReady, Subject
+from shared.db import chunks, files
+from shared.pipeline import announce, run_step
+from shared.providers import registry
+
+router = NatsRouter()
+
+
+@router.subscriber(Subject.CHUNK_COMPRESSED, **work_queue(Consumer.EMBEDDER_COMPRESSED))
+async def on_chunk_compressed(
+    event: ChunkEvent,
+    msg: NatsMessage,
+    pool: asyncpg.Pool = Context("pool"),
+    broker: NatsBroker = Context("broker"),
+) -> None:
+    await run_step(embed_chunk(event, pool, broker), event=event, msg=msg, pool=pool, broker=broker)
+
+
+@router.subscriber(Subject.CHUNK_READY_FACTUAL, **work_queue(Consumer.EMBEDDER_FACTUAL))
+async def on_chunk_ready_factual(
+    event: ChunkEvent,
+    msg: NatsMessage,
+    pool: asyncpg.Pool = Context("pool"),
+    broker: NatsBroker = Context("broker"),
+) -> None:
+    await run_step(embed_chunk(event, pool, broker), event=event, msg=msg, pool=pool, broker=broker)
+
+
+def embedding_input(chunk: asyncpg.Record) -> str:
+    """Strategic chunks are found by their decision arc, factual ones by their raw text."""
+    if chunk["chunk_type"] == "strategic" and chunk["decision_arc_summary"]:
+        return chunk["decision_arc_summary"]
+    return f"{chunk['title']}\n{chunk['text']}"
+
+
+async def embed_chunk(event: ChunkEvent, pool: asyncpg.Pool, broker: NatsBroker) -> None:
+    if not await files.is_current_attempt(pool, file_id=event.file_id, attempt=event.attempt):
+        return
+    chunk = await chunks.get_chunk(pool, chunk_id=event.chunk_id)
+    if chunk is None:
+        return
+    [vector] = await registry.embedder().embed([embedding_input(chunk)])
+    async with pool.acquire() as conn, conn.transaction():
+        # the row lock makes concurrent embedders count in turn, so exactly one sees the last chunk
+        if not await files.lock_for_update(conn, file_id=event.file_id, attempt=event.attempt):
+            return
+        await chunks.store_embedding(conn, chunk_id=event.chunk_id, embedding=vector)
+        row = await files.record_chunk_done(conn, file_id=event.file_id, attempt=event.attempt)
+    await announce(broker, row)
+    if row is not None and row["status"] == "ready":
+        ready = FileReady(**event.model_dump(include={"file_id", "user_id", "attempt"}),
+                          total_chunks=row["total_chunks"])
+        await publish_event(broker, Subject.FILE_READY, ready)

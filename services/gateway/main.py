@@ -1,0 +1,91 @@
+"""Entry point of the gateway: the FastAPI app, its resources, and uvicorn."""
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import asyncpg
+import uvicorn
+from fastapi import FastAPI
+from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
+
+from services.gateway.errors import install_error_handlers
+from services.gateway.progress_hub import ProgressHub, connect_hub
+from services.gateway.routes import events, files, health
+from shared.bus import create_broker
+from shared.config import GatewaySettings, InfraSettings, gateway_settings, infra_settings
+from shared.db import create_pool
+from shared.telemetry import setup_logging, setup_telemetry
+
+logger = logging.getLogger(__name__)
+POOL_CLOSE_SECONDS = 5.0
+# SSE streams end on shutdown by themselves; this bounds anything else a client holds open
+GRACEFUL_SHUTDOWN_SECONDS = 5
+
+
+def create_app(
+    infra: InfraSettings | None = None, gateway: GatewaySettings | None = None
+) -> FastAPI:
+    infra = infra or infra_settings()
+    if not infra.nats_url or not infra.database_url:
+        raise SystemExit(
+            "gateway: set ARTISAN_NATS_URL and ARTISAN_DATABASE_URL (or start with `artisan up`)"
+        )
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        setup_telemetry("gateway")
+        hub = ProgressHub()
+        # per-message logs at DEBUG: progress events are frequent and carry no news for operators
+        broker = create_broker(infra.nats_url, log_level=logging.DEBUG)
+        connect_hub(broker, hub)
+        pool = await create_pool(infra.database_url)
+        await broker.start()
+        app.state.pool, app.state.broker, app.state.hub = pool, broker, hub
+        try:
+            yield
+        finally:
+            hub.close()
+            await broker.stop()
+            await _close_pool(pool)
+
+    app = FastAPI(
+        title="Artisan",
+        summary="Durable, cited memory for AI assistants: upload files, follow their processing.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.gateway_settings = gateway or gateway_settings()
+    install_error_handlers(app)
+    for module in (files, events, health):
+        app.include_router(module.router)
+    # services/gateway/static/ is reserved for the web client (a later issue)
+    FastAPIInstrumentor.instrument_app(app, excluded_urls="healthz,readyz")
+    return app
+
+
+async def _close_pool(pool: asyncpg.Pool) -> None:
+    try:
+        await asyncio.wait_for(pool.close(), POOL_CLOSE_SECONDS)
+    except TimeoutError:
+        logger.warning(
+            "database connections still busy after %ss; closing them", POOL_CLOSE_SECONDS
+        )
+        pool.terminate()
+
+
+def main() -> None:
+    setup_logging("gateway")
+    settings = gateway_settings()
+    uvicorn.run(
+        create_app(),
+        host=settings.host,
+        port=settings.port,
+        log_level="warning",
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+"""In-process fan-out of progress events to SSE connections, keyed by user.
+
+The gateway holds one NATS subscription for all progress events and hands each event to the
+connections of its user. Every connection has a bounded buffer: a client that stops reading loses
+its backlog (and is told to re-read the database, which is the truth) instead of slowing the others.
+"""
+
+import asyncio
+import enum
+from collections import defaultdict, deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from uuid import UUID
+
+from faststream.nats import NatsBroker, NatsMessage
+
+from shared.contracts import PROGRESS_PREFIX, ProgressEvent, progress_wildcard
+
+DEFAULT_CAPACITY = 256
+
+
+class Signal(enum.Enum):
+    RESYNC = "resync"  # events were dropped: re-read the current state
+    IDLE = "idle"  # nothing arrived for a while: re-read in case an event was lost
+    CLOSED = "closed"  # the gateway is shutting down
+
+
+class Subscription:
+    """One connection's view of its user's events (optionally of a single file)."""
+
+    def __init__(self, user_id: UUID, file_id: UUID | None, capacity: int) -> None:
+        self.user_id = user_id
+        self.file_id = file_id
+        self._capacity = capacity
+        self._buffer: deque[ProgressEvent] = deque()
+        self._wakeup = asyncio.Event()
+        self._lagged = False
+        self._closed = False
+
+    def offer(self, event: ProgressEvent) -> None:
+        """Never blocks: the hub calls this for every event of the user."""
+        if self._closed or (self.file_id is not None and event.file_id != self.file_id):
+            return
+        if len(self._buffer) >= self._capacity:
+            self._buffer.clear()
+            self._lagged = True
+        else:
+            self._buffer.append(event)
+        self._wakeup.set()
+
+    def close(self) -> None:
+        self._closed = True
+        self._wakeup.set()
+
+    async def next(self, idle_timeout: float) -> ProgressEvent | Signal:
+        while True:
+            if self._closed:
+                return Signal.CLOSED
+            if self._lagged:
+                self._lagged = False
+                return Signal.RESYNC
+            if self._buffer:
+                return self._buffer.popleft()
+            self._wakeup.clear()
+            try:
+                async with asyncio.timeout(idle_timeout):
+                    await self._wakeup.wait()
+            except TimeoutError:
+                return Signal.IDLE
+
+
+class ProgressHub:
+    def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
+        self._capacity = capacity
+        self._subscriptions: dict[UUID, set[Subscription]] = defaultdict(set)
+        self._closed = False
+
+    @contextmanager
+    def subscribe(self, user_id: UUID, file_id: UUID | None = None) -> Iterator[Subscription]:
+        subscription = Subscription(user_id, file_id, self._capacity)
+        if self._closed:
+            subscription.close()
+        self._subscriptions[user_id].add(subscription)
+        try:
+            yield subscription
+        finally:
+            subscribers = self._subscriptions.get(user_id)
+            if subscribers is not None:
+                subscribers.discard(subscription)
+                if not subscribers:
+                    del self._subscriptions[user_id]
+
+    def publish(self, user_id: UUID, event: ProgressEvent) -> None:
+        for subscription in tuple(self._subscriptions.get(user_id, ())):
+            subscription.offer(event)
+
+    def close(self) -> None:
+        """End every stream (application shutdown); later subscriptions start closed."""
+        self._closed = True
+        for subscribers in self._subscriptions.values():
+            for subscription in subscribers:
+                subscription.close()
+
+    def connection_count(self) -> int:
+        return sum(len(subscribers) for subscribers in self._subscriptions.values())
+
+
+def user_id_from_subject(subject: str) -> UUID | None:
+    """`progress.<user_id>.<file_id>` → the user id (None for anything else)."""
+    parts = subject.split(".")
+    if len(parts) != 3 or parts[0] != PROGRESS_PREFIX:
+        return None
+    try:
+        return UUID(parts[1])
+    except ValueError:
+        return None
+
+
+def connect_hub(broker: NatsBroker, hub: ProgressHub) -> None:
+    """Feed the hub from NATS; call before the broker starts."""
+
+    # no queue group: every gateway replica must see every event for its own clients
+    @broker.subscriber(progress_wildcard(), title="gateway-progress")
+    async def on_progress(event: ProgressEvent, msg: NatsMessage) -> None:
+        user_id = user_id_from_subject(msg.raw_message.subject)
+        if user_id is not None:
+            hub.publish(user_id, event)

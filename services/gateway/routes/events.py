@@ -1,0 +1,67 @@
+"""Server-sent progress events for one file or for all of a user's files."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Header, HTTPException, Response
+from sse_starlette import EventSourceResponse
+
+from services.gateway.auth import StreamUser
+from services.gateway.deps import FILE_NOT_FOUND, FileId, Hub, Pool
+from services.gateway.schemas import ErrorResponse
+from services.gateway.sse import event_id, is_terminal
+from services.gateway.streams import (
+    PING_SECONDS,
+    SEND_TIMEOUT_SECONDS,
+    file_state,
+    progress_stream,
+    user_state,
+)
+from shared.db import files
+from shared.progress import progress_event
+
+router = APIRouter(tags=["events"])
+
+LastEventId = Annotated[str | None, Header(description="sent by EventSource on reconnect")]
+_STREAM = {
+    200: {
+        "content": {"text/event-stream": {}},
+        "description": "`event: progress` with ProgressEvent JSON as data; ids as in "
+        "services/gateway/sse.py",
+    },
+    401: {"model": ErrorResponse},
+}
+
+
+@router.get(
+    "/v1/files/{file_id}/events",
+    response_class=EventSourceResponse,
+    responses={
+        **_STREAM,
+        204: {"description": "the file had finished and the client saw it"},
+        404: {"model": ErrorResponse},
+    },
+)
+async def file_events(
+    file_id: FileId, user: StreamUser, pool: Pool, hub: Hub, last_event_id: LastEventId = None
+) -> Response:
+    """The file's current state, then live progress; ends once the file is ready or failed."""
+    row = await files.get_file(pool, user_id=user.id, file_id=file_id)
+    if row is None:
+        raise HTTPException(404, FILE_NOT_FOUND)
+    current = progress_event(row)
+    if is_terminal(current) and last_event_id == event_id(current):
+        # the client already has the final state; 204 tells EventSource not to reconnect again
+        return Response(status_code=204)
+    stream = progress_stream(hub, user.id, file_state(pool, user.id, file_id), file_id=file_id)
+    return EventSourceResponse(stream, ping=PING_SECONDS, send_timeout=SEND_TIMEOUT_SECONDS)
+
+
+@router.get("/v1/events", response_class=EventSourceResponse, responses=_STREAM)
+async def user_events(user: StreamUser, pool: Pool, hub: Hub) -> Response:
+    """Every processing file's current state, then live progress of all your files; stays open.
+
+    A reconnect (Last-Event-ID) is answered the same way: the current state of every file still
+    processing. Files that finished while you were away are in GET /v1/files.
+    """
+    stream = progress_stream(hub, user.id, user_state(pool, user.id))
+    return EventSourceResponse(stream, ping=PING_SECONDS, send_timeout=SEND_TIMEOUT_SECONDS)

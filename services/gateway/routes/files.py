@@ -1,0 +1,152 @@
+"""/v1/files: upload, list, inspect, delete and retry files."""
+
+from uuid import UUID
+
+import asyncpg
+from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi.responses import PlainTextResponse
+
+from services.gateway.auth import CurrentUser
+from services.gateway.deps import FILE_NOT_FOUND, Broker, FileId, Pool, Settings
+from services.gateway.ingest import queue_for_processing, store_uploads
+from services.gateway.schemas import ChunkList, ChunkRecord, ErrorResponse, FileList, FileRecord
+from services.gateway.upload_stream import UploadLimits, receive_files
+from shared.db import chunks, files
+from shared.extraction import SUPPORTED_EXTENSIONS, media_type_for
+
+router = APIRouter(prefix="/v1/files", tags=["files"])
+
+_ERRORS = {401: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
+_UPLOAD_ERRORS = {
+    401: {"model": ErrorResponse},
+    413: {"model": ErrorResponse, "description": "a file over the size limit, or too many files"},
+    415: {"model": ErrorResponse, "description": "an unsupported file type"},
+    422: {"model": ErrorResponse, "description": "an empty file, or no files"},
+}
+# the body is parsed by hand (to enforce limits while it streams), so describe it for /docs
+_UPLOAD_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["files"],
+                    "properties": {
+                        "files": {
+                            "type": "array",
+                            "items": {"type": "string", "format": "binary"},
+                            "description": "one or more files: "
+                            + ", ".join(sorted(SUPPORTED_EXTENSIONS)),
+                        }
+                    },
+                }
+            }
+        },
+    }
+}
+
+
+@router.post(
+    "",
+    status_code=202,
+    response_model=FileList,
+    responses=_UPLOAD_ERRORS,
+    openapi_extra=_UPLOAD_BODY,
+)
+async def upload_files(
+    request: Request, user: CurrentUser, pool: Pool, broker: Broker, settings: Settings
+) -> FileList:
+    """Upload files, validated before any is stored; a re-upload returns the existing file."""
+    limits = UploadLimits(
+        max_file_bytes=settings.max_upload_bytes,
+        max_files=settings.max_files_per_upload,
+        supported_extensions=SUPPORTED_EXTENSIONS,
+    )
+    received = await receive_files(request, limits)
+    try:
+        records = await store_uploads(
+            pool, broker, user_id=user.id, received=received, media_type_for=media_type_for
+        )
+    finally:
+        for upload in received:
+            upload.close()
+    return FileList(items=records)
+
+
+@router.get("", response_model=FileList, responses=_ERRORS)
+async def list_files(user: CurrentUser, pool: Pool) -> FileList:
+    rows = await files.list_files(pool, user_id=user.id)
+    return FileList(items=[FileRecord.from_row(row) for row in rows])
+
+
+@router.get("/{file_id}", response_model=FileRecord, responses=_ERRORS)
+async def get_file(file_id: FileId, user: CurrentUser, pool: Pool) -> FileRecord:
+    return FileRecord.from_row(await _owned_file(pool, user.id, file_id))
+
+
+@router.get("/{file_id}/chunks", response_model=ChunkList, responses=_ERRORS)
+async def list_chunks(file_id: FileId, user: CurrentUser, pool: Pool) -> ChunkList:
+    """The file's chunks in document order (empty until chunking has run)."""
+    await _owned_file(pool, user.id, file_id)
+    rows = await chunks.list_chunks(pool, user_id=user.id, file_id=file_id)
+    return ChunkList(items=[ChunkRecord.from_row(row) for row in rows])
+
+
+@router.get(
+    "/{file_id}/content",
+    response_class=PlainTextResponse,
+    responses={**_ERRORS, 409: {"model": ErrorResponse}, 200: {"content": {"text/plain": {}}}},
+)
+async def get_content(file_id: FileId, user: CurrentUser, pool: Pool) -> PlainTextResponse:
+    """The extracted text; chunk ranges are offsets into it."""
+    row = await _owned_file(pool, user.id, file_id)
+    text = await files.load_text(pool, user_id=user.id, file_id=file_id)
+    if text is None:
+        raise HTTPException(409, _no_text_yet(row))
+    return PlainTextResponse(text, media_type="text/plain; charset=utf-8")
+
+
+@router.delete("/{file_id}", status_code=204, response_class=Response, responses=_ERRORS)
+async def delete_file(file_id: FileId, user: CurrentUser, pool: Pool) -> Response:
+    """Delete the file and everything derived from it (its text and chunks)."""
+    if not await files.delete_file(pool, user_id=user.id, file_id=file_id):
+        raise HTTPException(404, FILE_NOT_FOUND)
+    return Response(status_code=204)
+
+
+@router.post(
+    "/{file_id}/retry",
+    status_code=202,
+    response_model=FileRecord,
+    responses={**_ERRORS, 409: {"model": ErrorResponse}},
+)
+async def retry_file(file_id: FileId, user: CurrentUser, pool: Pool, broker: Broker) -> FileRecord:
+    """Process a failed file again from the start."""
+    async with pool.acquire() as conn:
+        row = await files.reset_for_retry(conn, user_id=user.id, file_id=file_id)
+    if row is None:
+        current = await _owned_file(pool, user.id, file_id)
+        raise HTTPException(
+            409, f"Only a failed file can be retried; this one is {current['status']}."
+        )
+    return FileRecord.from_row(await queue_for_processing(pool, broker, row))
+
+
+async def _owned_file(pool: asyncpg.Pool, user_id: UUID, file_id: UUID) -> asyncpg.Record:
+    row = await files.get_file(pool, user_id=user_id, file_id=file_id)
+    if row is None:
+        raise HTTPException(404, FILE_NOT_FOUND)
+    return row
+
+
+def _no_text_yet(row: asyncpg.Record) -> str:
+    if row["status"] == "failed":
+        return (
+            f"The file failed before its text was extracted: {row['error_message']} "
+            f"Retry it with POST /v1/files/{row['id']}/retry."
+        )
+    return (
+        f"The text is not extracted yet (stage: {row['processing_stage']}); "
+        f"try again in a moment, or follow GET /v1/files/{row['id']}/events."
+    )

@@ -1,0 +1,54 @@
+"""Liveness and readiness probes."""
+
+import asyncio
+
+import asyncpg
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+from faststream.nats import NatsBroker
+
+from services.gateway.deps import Broker, Pool
+from services.gateway.schemas import HealthResponse, ReadinessResponse
+
+router = APIRouter(tags=["health"])
+
+CHECK_TIMEOUT_SECONDS = 2.0
+
+
+@router.get("/healthz", response_model=HealthResponse)
+async def healthz() -> HealthResponse:
+    """The process is up (it says nothing about NATS or Postgres: see /readyz)."""
+    return HealthResponse(status="ok")
+
+
+@router.get(
+    "/readyz", response_model=ReadinessResponse, responses={503: {"model": ReadinessResponse}}
+)
+async def readyz(pool: Pool, broker: Broker) -> JSONResponse:
+    """Ready when Postgres answers `SELECT 1` and the NATS connection is up."""
+    checks = {"database": await _check_database(pool), "nats": await _check_nats(broker)}
+    down = [f"{name} ({state})" for name, state in checks.items() if state != "ok"]
+    if down:
+        body = ReadinessResponse(
+            status="unavailable", detail="Not ready: down: " + ", ".join(down), checks=checks
+        )
+        return JSONResponse(body.model_dump(), 503)
+    body = ReadinessResponse(status="ready", detail="Postgres and NATS reachable", checks=checks)
+    return JSONResponse(body.model_dump())
+
+
+async def _check_database(pool: asyncpg.Pool) -> str:
+    try:
+        async with asyncio.timeout(CHECK_TIMEOUT_SECONDS):
+            await pool.fetchval("SELECT 1")
+    except Exception as exc:
+        return f"unreachable: {type(exc).__name__}"
+    return "ok"
+
+
+async def _check_nats(broker: NatsBroker) -> str:
+    try:
+        connected = await broker.ping(timeout=CHECK_TIMEOUT_SECONDS)
+    except Exception as exc:
+        return f"unreachable: {type(exc).__name__}"
+    return "ok" if connected else "not connected"

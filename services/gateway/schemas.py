@@ -1,0 +1,89 @@
+"""The JSON the gateway returns: pydantic models built from database rows."""
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, Literal
+from uuid import UUID
+
+from pydantic import BaseModel, Field
+
+FileStatus = Literal["processing", "ready", "failed"]
+FileType = Literal["strategic", "factual", "mixed"]
+
+
+class FileRecord(BaseModel):
+    """An uploaded file and where it is in the pipeline."""
+
+    id: UUID
+    filename: str = Field(
+        description="the uploaded name, with paths and control characters removed"
+    )
+    media_type: str
+    size: int = Field(description="bytes uploaded")
+    file_type: FileType | None = Field(description="set once the file has been classified")
+    status: FileStatus
+    processing_stage: str = Field(
+        description="uploaded | extracting | classifying | chunking | processing | ready | failed"
+    )
+    progress: int = Field(ge=0, le=100)
+    total_chunks: int
+    processed_chunks: int
+    error_message: str | None = Field(description="why the file failed, and what to do")
+    uploaded_at: datetime
+    updated_at: datetime
+    summary: str | None
+    duplicate: bool = Field(
+        False, description="true when an upload matched a file you already have (same content)"
+    )
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any], *, duplicate: bool = False) -> "FileRecord":
+        fields = {name: row[name] for name in cls.model_fields if name != "duplicate"}
+        return cls(**fields, duplicate=duplicate)
+
+
+class FileList(BaseModel):
+    items: list[FileRecord]
+
+
+class ChunkRecord(BaseModel):
+    """A logical section of a file; the Artisan Cut fields are null for factual chunks."""
+
+    id: UUID
+    chunk_index: int
+    chunk_type: Literal["strategic", "factual"]
+    title: str
+    char_start: int = Field(description="offset into the text that /content returns")
+    char_end: int = Field(description="exclusive")
+    line_start: int
+    line_end: int
+    text: str = Field(description="the exact source slice text[char_start:char_end]")
+    chunk_essence: str | None
+    decision_arc_summary: str | None
+    salience_score: int | None = Field(description="1–10, strategic chunks only")
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> "ChunkRecord":
+        fields = {name: row[name] for name in cls.model_fields}
+        if fields["chunk_type"] == "factual":
+            # factual chunks are stored as raw text; any cut fields would be leftovers
+            fields.update(chunk_essence=None, decision_arc_summary=None, salience_score=None)
+        return cls(**fields)
+
+
+class ChunkList(BaseModel):
+    items: list[ChunkRecord]
+
+
+class ErrorResponse(BaseModel):
+    detail: str = Field(description="what went wrong and what to do about it")
+
+
+class HealthResponse(BaseModel):
+    status: str
+
+
+class ReadinessResponse(BaseModel):
+    status: Literal["ready", "unavailable"]
+    detail: str
+    checks: dict[str, str] = Field(description="each dependency: ok, or why it is down")

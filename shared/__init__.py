@@ -1,0 +1,1 @@
+"""Artisan's common library: settings, contracts, bus, database, providers, telemetry."""

@@ -1,0 +1,58 @@
+"""The NATS broker every service uses: one stream, durable work-queue consumers, telemetry on."""
+
+from typing import Any
+
+from faststream import AckPolicy
+from faststream.nats import JStream, NatsBroker, PullSub
+from faststream.nats.opentelemetry import NatsTelemetryMiddleware
+from nats.js.api import ConsumerConfig, DeliverPolicy
+
+from shared.config import pipeline_settings
+from shared.contracts import (
+    STREAM_NAME,
+    STREAM_SUBJECTS,
+    ChunkEvent,
+    Consumer,
+    FileEvent,
+    ProgressEvent,
+    Subject,
+    progress_subject,
+)
+
+STREAM = JStream(STREAM_NAME, subjects=STREAM_SUBJECTS, max_age=7 * 24 * 3600, declare=True)
+
+
+def create_broker(nats_url: str, **kwargs: Any) -> NatsBroker:
+    return NatsBroker(nats_url, middlewares=[NatsTelemetryMiddleware()], **kwargs)
+
+
+def work_queue(consumer: Consumer) -> dict[str, Any]:
+    """Subscriber options for a durable pull consumer shared by all replicas of a service."""
+    settings = pipeline_settings()
+    return {
+        "stream": STREAM,
+        "durable": consumer.value,
+        "pull_sub": PullSub(batch_size=1, timeout=5.0),
+        "config": ConsumerConfig(
+            durable_name=consumer.value,
+            deliver_policy=DeliverPolicy.ALL,
+            ack_wait=settings.ack_wait_seconds,
+            # one more than the handler's own limit: the last delivery marks the file failed
+            max_deliver=settings.max_deliveries + 1,
+        ),
+        "ack_policy": AckPolicy.NACK_ON_ERROR,
+    }
+
+
+async def publish_event(broker: NatsBroker, subject: Subject, event: FileEvent | ChunkEvent) -> None:
+    """Publish to the stream with a de-duplication id, so a re-run of a step publishes once."""
+    await broker.publish(
+        event,
+        subject.value,
+        stream=STREAM_NAME,
+        headers={"Nats-Msg-Id": event.message_id(subject)},
+    )
+
+
+async def publish_progress(broker: NatsBroker, user_id: Any, event: ProgressEvent) -> None:
+    await broker.publish(event, progress_subject(user_id, event.file_id))

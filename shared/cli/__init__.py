@@ -1,0 +1,1 @@
+"""The `artisan` command line: run the system, manage users, upload and inspect files."""

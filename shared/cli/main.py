@@ -1,0 +1,58 @@
+"""Entry point of the `artisan` console script."""
+
+import argparse
+import sys
+from pathlib import Path
+
+from shared.cli import client, system
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="artisan", description="Artisan: memory for AI assistants")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    up = commands.add_parser("up", help="run the whole system on this machine")
+    up.add_argument("--compressors", type=int, default=1, help="compressor processes (default 1)")
+
+    run = commands.add_parser("run", help="run one service (what docker-compose uses)")
+    run.add_argument("service")
+
+    commands.add_parser("migrate", help="apply database migrations")
+
+    users = commands.add_parser("users", help="manage users")
+    users_commands = users.add_subparsers(dest="users_command", required=True)
+    create = users_commands.add_parser("create", help="create a user and print its API key")
+    create.add_argument("name")
+
+    upload = commands.add_parser("upload", help="upload files and folders, with live progress")
+    upload.add_argument("paths", nargs="+", type=Path)
+
+    commands.add_parser("files", help="list your files")
+
+    rm = commands.add_parser("rm", help="delete a file and everything derived from it")
+    rm.add_argument("file_id")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
+    match args.command:
+        case "up":
+            code = system.up(args.compressors)
+        case "run":
+            code = system.run(args.service)
+        case "migrate":
+            code = system.migrate()
+        case "users":
+            code = system.create_user(args.name)
+        case "upload":
+            code = client.upload(args.paths)
+        case "files":
+            code = client.list_files()
+        case "rm":
+            code = client.remove(args.file_id)
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

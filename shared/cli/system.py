@@ -1,0 +1,96 @@
+"""`artisan up`, `artisan run`, `artisan migrate`, `artisan users create`."""
+
+import asyncio
+import importlib
+import signal
+import sys
+import time
+
+import asyncpg
+
+from shared.config import gateway_settings, infra_settings
+from shared.db import users
+from shared.db.migrations import apply_migrations
+from shared.launcher.embedded import PortBusyError
+from shared.launcher.stack import ensure_local_user, start_infra, start_stack
+from shared.launcher.supervisor import SERVICES
+
+
+def up(compressors: int) -> int:
+    infra, gateway = infra_settings(), gateway_settings()
+    print(f"Starting Artisan (data in {infra.data_dir}) …", flush=True)
+    try:
+        stack = start_stack(infra, gateway, compressors=compressors)
+    except PortBusyError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    stop_requested = False
+
+    def request_stop(*_: object) -> None:
+        nonlocal stop_requested
+        stop_requested = True
+
+    signal.signal(signal.SIGTERM, request_stop)
+    signal.signal(signal.SIGINT, request_stop)
+    try:
+        key = asyncio.run(ensure_local_user(stack.database_url, infra.data_dir / "local-user.key"))
+        print(_banner(stack.gateway_url, key, compressors), flush=True)
+        while not stop_requested:
+            for label in stack.supervisor.restart_dead():
+                print(f"{label} stopped unexpectedly; restarted it", flush=True)
+            time.sleep(0.5)
+    finally:
+        print("\nStopping Artisan …", flush=True)
+        stack.stop()
+        print("Stopped. Your data is kept; `artisan up` starts again where you left off.")
+    return 0
+
+
+def _banner(url: str, key: str, compressors: int) -> str:
+    return (
+        f"\nArtisan is running at {url}  (API docs: {url}/docs)\n"
+        f"  services: gateway, extractor, chunker, {compressors}× compressor, embedder\n"
+        f"  API key of the local user: {key}\n"
+        f"  try:  artisan upload ./my-notes   ·   artisan files\n"
+        f"Press Ctrl-C to stop.\n"
+    )
+
+
+def run(service: str) -> int:
+    if service not in SERVICES:
+        print(f"error: unknown service {service!r}; choose from {', '.join(SERVICES)}", file=sys.stderr)
+        return 2
+    importlib.import_module(SERVICES[service]).main()
+    return 0
+
+
+def migrate() -> int:
+    database_url = _database_url()
+    applied = asyncio.run(apply_migrations(database_url))
+    print(f"applied: {', '.join(applied)}" if applied else "the database is up to date")
+    return 0
+
+
+def create_user(name: str) -> int:
+    async def create() -> str:
+        await apply_migrations(database_url)
+        conn = await asyncpg.connect(database_url)
+        try:
+            _, key = await users.create_user(conn, name=name)
+        finally:
+            await conn.close()
+        return key
+
+    database_url = _database_url()
+    key = asyncio.run(create())
+    print(f"created user {name!r}; API key (shown once, keep it safe):\n{key}")
+    return 0
+
+
+def _database_url() -> str:
+    """The configured database, or the embedded one (started if `artisan up` is not running)."""
+    infra = infra_settings()
+    if infra.database_url:
+        return infra.database_url
+    _, database_url, _embedded = start_infra(infra.model_copy(update={"nats_url": "unused"}))
+    return database_url

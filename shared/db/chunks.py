@@ -1,0 +1,94 @@
+"""The file_chunks table: chunk rows are upserted by deterministic id, so redeliveries are no-ops."""
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from uuid import UUID
+
+import asyncpg
+import numpy as np
+
+from shared.providers.base import ArtisanCut
+
+Conn = asyncpg.Connection | asyncpg.Pool
+
+CHUNK_COLUMNS = """id, file_id, user_id, chunk_index, chunk_type, title, char_start, char_end,
+    line_start, line_end, text, chunk_essence, decision_arc_summary, salience_score,
+    embedding IS NOT NULL AS embedded"""
+
+
+@dataclass(frozen=True)
+class NewChunk:
+    index: int
+    chunk_type: str
+    title: str
+    char_start: int
+    char_end: int
+    line_start: int
+    line_end: int
+    text: str
+
+
+def chunk_id(file_id: UUID, index: int) -> UUID:
+    """Deterministic: the same file and position always give the same chunk id."""
+    return uuid.uuid5(file_id, f"chunk:{index}")
+
+
+async def save_chunks(
+    conn: asyncpg.Connection, *, file_id: UUID, user_id: UUID, chunks: Sequence[NewChunk]
+) -> list[UUID]:
+    """Upsert a file's chunks and drop any beyond them; returns their ids in order."""
+    ids = [chunk_id(file_id, c.index) for c in chunks]
+    await conn.executemany(
+        """INSERT INTO file_chunks (id, file_id, user_id, chunk_index, chunk_type, title,
+                                    char_start, char_end, line_start, line_end, text)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+           ON CONFLICT (id) DO UPDATE SET
+               chunk_type = EXCLUDED.chunk_type, title = EXCLUDED.title,
+               char_start = EXCLUDED.char_start, char_end = EXCLUDED.char_end,
+               line_start = EXCLUDED.line_start, line_end = EXCLUDED.line_end,
+               text = EXCLUDED.text""",
+        [
+            (cid, file_id, user_id, c.index, c.chunk_type, c.title, c.char_start, c.char_end,
+             c.line_start, c.line_end, c.text)
+            for cid, c in zip(ids, chunks, strict=True)
+        ],
+    )
+    await conn.execute(
+        "DELETE FROM file_chunks WHERE file_id = $1 AND chunk_index >= $2", file_id, len(chunks)
+    )
+    return ids
+
+
+async def get_chunk(conn: Conn, *, chunk_id: UUID) -> asyncpg.Record | None:
+    return await conn.fetchrow(f"SELECT {CHUNK_COLUMNS} FROM file_chunks WHERE id = $1", chunk_id)
+
+
+async def list_chunks(conn: Conn, *, user_id: UUID, file_id: UUID) -> list[asyncpg.Record]:
+    return await conn.fetch(
+        f"SELECT {CHUNK_COLUMNS} FROM file_chunks WHERE file_id = $1 AND user_id = $2"
+        " ORDER BY chunk_index",
+        file_id,
+        user_id,
+    )
+
+
+async def store_artisan_cut(conn: Conn, *, chunk_id: UUID, cut: ArtisanCut) -> None:
+    await conn.execute(
+        """UPDATE file_chunks SET chunk_essence = $2, decision_arc_summary = $3,
+               salience_score = $4
+           WHERE id = $1""",
+        chunk_id,
+        cut.chunk_essence,
+        cut.decision_arc_summary,
+        cut.salience_score,
+    )
+
+
+async def store_embedding(conn: Conn, *, chunk_id: UUID, embedding: Sequence[float]) -> bool:
+    updated = await conn.fetchval(
+        "UPDATE file_chunks SET embedding = $2 WHERE id = $1 RETURNING id",
+        chunk_id,
+        np.asarray(embedding, dtype=np.float32),
+    )
+    return updated is not None

@@ -1,0 +1,208 @@
+"""The files table (and file_contents): every query is scoped by user, or by an event's attempt."""
+
+import uuid
+from uuid import UUID
+
+import asyncpg
+
+from shared.progress import STAGE_START, chunk_progress
+
+Conn = asyncpg.Connection | asyncpg.Pool
+
+FILE_COLUMNS = """id, user_id, filename, media_type, size, content_hash, file_type, status,
+    processing_stage, progress, total_chunks, processed_chunks, error_message, attempt, summary,
+    uploaded_at, updated_at"""
+
+
+async def insert_file(
+    conn: asyncpg.Connection,
+    *,
+    user_id: UUID,
+    filename: str,
+    media_type: str,
+    content_hash: str,
+    data: bytes,
+) -> tuple[asyncpg.Record, bool]:
+    """Store an upload; the same content from the same user returns the existing row (True)."""
+    async with conn.transaction():
+        row = await conn.fetchrow(
+            f"""INSERT INTO files (id, user_id, filename, media_type, size, content_hash,
+                                   processing_stage, progress)
+                VALUES ($1, $2, $3, $4, $5, $6, 'extracting', {STAGE_START["extracting"]})
+                ON CONFLICT (user_id, content_hash) DO NOTHING
+                RETURNING {FILE_COLUMNS}""",
+            uuid.uuid4(),
+            user_id,
+            filename,
+            media_type,
+            len(data),
+            content_hash,
+        )
+        if row is None:
+            existing = await conn.fetchrow(
+                f"SELECT {FILE_COLUMNS} FROM files WHERE user_id = $1 AND content_hash = $2",
+                user_id,
+                content_hash,
+            )
+            return existing, True
+        await conn.execute(
+            "INSERT INTO file_contents (file_id, data) VALUES ($1, $2)", row["id"], data
+        )
+        return row, False
+
+
+async def get_file(conn: Conn, *, user_id: UUID, file_id: UUID) -> asyncpg.Record | None:
+    return await conn.fetchrow(
+        f"SELECT {FILE_COLUMNS} FROM files WHERE id = $1 AND user_id = $2", file_id, user_id
+    )
+
+
+async def list_files(conn: Conn, *, user_id: UUID) -> list[asyncpg.Record]:
+    return await conn.fetch(
+        f"SELECT {FILE_COLUMNS} FROM files WHERE user_id = $1 ORDER BY uploaded_at DESC, id",
+        user_id,
+    )
+
+
+async def delete_file(conn: Conn, *, user_id: UUID, file_id: UUID) -> bool:
+    """Delete a file; its contents and chunks go with it (ON DELETE CASCADE)."""
+    deleted = await conn.fetchval(
+        "DELETE FROM files WHERE id = $1 AND user_id = $2 RETURNING id", file_id, user_id
+    )
+    return deleted is not None
+
+
+async def load_upload(conn: Conn, *, file_id: UUID) -> tuple[str, bytes] | None:
+    row = await conn.fetchrow(
+        "SELECT f.filename, c.data FROM files f JOIN file_contents c ON c.file_id = f.id"
+        " WHERE f.id = $1",
+        file_id,
+    )
+    return (row["filename"], bytes(row["data"])) if row else None
+
+
+async def load_text(conn: Conn, *, user_id: UUID, file_id: UUID) -> str | None:
+    return await conn.fetchval(
+        "SELECT c.text FROM file_contents c JOIN files f ON f.id = c.file_id"
+        " WHERE c.file_id = $1 AND f.user_id = $2",
+        file_id,
+        user_id,
+    )
+
+
+async def is_current_attempt(conn: Conn, *, file_id: UUID, attempt: int) -> bool:
+    """False when the file was deleted, has finished, or was retried since the event was sent."""
+    return bool(
+        await conn.fetchval(
+            "SELECT true FROM files WHERE id = $1 AND attempt = $2 AND status = 'processing'",
+            file_id,
+            attempt,
+        )
+    )
+
+
+async def store_text(
+    conn: asyncpg.Connection, *, file_id: UUID, attempt: int, text: str
+) -> asyncpg.Record | None:
+    """Save the extracted text and move on to classification."""
+    async with conn.transaction():
+        row = await advance_stage(conn, file_id=file_id, attempt=attempt, stage="classifying")
+        if row is not None:
+            await conn.execute("UPDATE file_contents SET text = $2 WHERE file_id = $1", file_id, text)
+        return row
+
+
+async def advance_stage(
+    conn: Conn, *, file_id: UUID, attempt: int, stage: str, **columns: object
+) -> asyncpg.Record | None:
+    """Enter a stage; a redelivered earlier step never moves progress or stage back.
+
+    None when the event is stale (file deleted, finished or retried since).
+    """
+    assignments = "".join(f", {name} = ${i}" for i, name in enumerate(columns, start=5))
+    return await conn.fetchrow(
+        f"""UPDATE files SET progress = GREATEST(progress, $4),
+                processing_stage = CASE WHEN progress <= $4 THEN $3 ELSE processing_stage END,
+                updated_at = now(){assignments}
+            WHERE id = $1 AND attempt = $2 AND status = 'processing'
+            RETURNING {FILE_COLUMNS}""",
+        file_id,
+        attempt,
+        stage,
+        STAGE_START[stage],
+        *columns.values(),
+    )
+
+
+async def record_chunk_done(
+    conn: asyncpg.Connection, *, file_id: UUID, attempt: int
+) -> asyncpg.Record | None:
+    """Recount stored chunks (idempotent) and advance progress; the last one makes the file ready.
+
+    The caller holds the row lock (lock_for_update) so concurrent embedders count in turn.
+    """
+    return await conn.fetchrow(
+        f"""WITH done AS (
+                SELECT count(*) AS n FROM file_chunks
+                WHERE file_id = $1 AND embedding IS NOT NULL)
+            UPDATE files SET processed_chunks = done.n,
+                   progress = CASE WHEN done.n >= total_chunks THEN 100
+                                   ELSE GREATEST(progress, $3::int + ($4::int - $3::int) * done.n::int / total_chunks)
+                              END,
+                   status = CASE WHEN done.n >= total_chunks THEN 'ready' ELSE status END,
+                   processing_stage = CASE WHEN done.n >= total_chunks THEN 'ready'
+                                           ELSE processing_stage END,
+                   updated_at = now()
+            FROM done
+            WHERE id = $1 AND attempt = $2 AND status = 'processing'
+            RETURNING {FILE_COLUMNS}""",
+        file_id,
+        attempt,
+        chunk_progress(0, 1),
+        chunk_progress(1, 1),
+    )
+
+
+async def lock_for_update(conn: asyncpg.Connection, *, file_id: UUID, attempt: int) -> bool:
+    return bool(
+        await conn.fetchval(
+            "SELECT true FROM files WHERE id = $1 AND attempt = $2 AND status = 'processing'"
+            " FOR UPDATE",
+            file_id,
+            attempt,
+        )
+    )
+
+
+async def mark_failed(
+    conn: Conn, *, file_id: UUID, attempt: int, reason: str
+) -> asyncpg.Record | None:
+    return await conn.fetchrow(
+        f"""UPDATE files SET status = 'failed', processing_stage = 'failed', error_message = $3,
+                updated_at = now()
+            WHERE id = $1 AND attempt = $2 AND status = 'processing'
+            RETURNING {FILE_COLUMNS}""",
+        file_id,
+        attempt,
+        reason,
+    )
+
+
+async def reset_for_retry(
+    conn: asyncpg.Connection, *, user_id: UUID, file_id: UUID
+) -> asyncpg.Record | None:
+    """Start a failed file over as a new attempt; None unless it is the user's failed file."""
+    async with conn.transaction():
+        row = await conn.fetchrow(
+            f"""UPDATE files SET status = 'processing', processing_stage = 'extracting',
+                    progress = {STAGE_START["extracting"]}, error_message = NULL,
+                    total_chunks = 0, processed_chunks = 0, file_type = NULL,
+                    attempt = attempt + 1, updated_at = now()
+                WHERE id = $1 AND user_id = $2 AND status = 'failed'
+                RETURNING {FILE_COLUMNS}""",
+            file_id,
+            user_id,
+        )
+        if row is not None:
+            await conn.execute("DELETE FROM file_chunks WHERE file_id = $1", file_id)
+        return row

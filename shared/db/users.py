@@ -1,0 +1,60 @@
+"""The users table: API keys are stored only as sha256 hashes."""
+
+import hashlib
+import secrets
+import uuid
+from dataclasses import dataclass
+
+import asyncpg
+
+KEY_PREFIX = "ak_"
+
+
+@dataclass(frozen=True)
+class User:
+    id: uuid.UUID
+    name: str
+
+
+def hash_api_key(api_key: str) -> str:
+    return hashlib.sha256(api_key.encode()).hexdigest()
+
+
+def new_api_key() -> str:
+    return KEY_PREFIX + secrets.token_urlsafe(32)
+
+
+async def create_user(conn: asyncpg.Connection | asyncpg.Pool, *, name: str) -> tuple[User, str]:
+    """Create a user; returns it with its API key, which is shown once and never stored."""
+    api_key = new_api_key()
+    user_id = uuid.uuid4()
+    await conn.execute(
+        "INSERT INTO users (id, name, api_key_hash) VALUES ($1, $2, $3)",
+        user_id,
+        name,
+        hash_api_key(api_key),
+    )
+    return User(id=user_id, name=name), api_key
+
+
+async def find_user_by_api_key(
+    conn: asyncpg.Connection | asyncpg.Pool, *, api_key: str
+) -> User | None:
+    row = await conn.fetchrow(
+        "SELECT id, name FROM users WHERE api_key_hash = $1", hash_api_key(api_key)
+    )
+    return User(id=row["id"], name=row["name"]) if row else None
+
+
+async def find_user_by_name(conn: asyncpg.Connection | asyncpg.Pool, *, name: str) -> User | None:
+    row = await conn.fetchrow("SELECT id, name FROM users WHERE name = $1 LIMIT 1", name)
+    return User(id=row["id"], name=row["name"]) if row else None
+
+
+async def rotate_api_key(conn: asyncpg.Connection | asyncpg.Pool, *, user_id: uuid.UUID) -> str:
+    """Give a user a new key (the old one stops working); returns it."""
+    api_key = new_api_key()
+    await conn.execute(
+        "UPDATE users SET api_key_hash = $2 WHERE id = $1", user_id, hash_api_key(api_key)
+    )
+    return api_key

@@ -1,0 +1,1 @@
+"""Runs Artisan on one machine: embedded NATS + PostgreSQL, and every service as its own process."""

@@ -1,0 +1,124 @@
+"""One Artisan instance on this machine: infrastructure (embedded or external) + the services."""
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import asyncpg
+import httpx
+
+from shared.config import GatewaySettings, InfraSettings
+from shared.db import users
+from shared.db.migrations import apply_migrations
+from shared.launcher.embedded import (
+    EmbeddedNats,
+    EmbeddedPostgres,
+    require_free_port,
+    start_nats,
+    start_postgres,
+)
+from shared.launcher.supervisor import SERVICES, Supervisor
+
+logger = logging.getLogger(__name__)
+LOCAL_USER = "local"
+PIPELINE_SERVICES = [name for name in SERVICES if name not in ("gateway", "compressor")]
+
+
+@dataclass
+class Stack:
+    nats_url: str
+    database_url: str
+    gateway_url: str
+    supervisor: Supervisor
+    embedded: list[EmbeddedNats | EmbeddedPostgres] = field(default_factory=list)
+
+    def stop(self) -> None:
+        self.supervisor.stop()
+        for part in reversed(self.embedded):
+            part.stop()
+
+
+def start_infra(infra: InfraSettings) -> tuple[str, str, list[EmbeddedNats | EmbeddedPostgres]]:
+    """Use ARTISAN_NATS_URL / ARTISAN_DATABASE_URL when set, else start the embedded servers."""
+    embedded: list[EmbeddedNats | EmbeddedPostgres] = []
+    nats_url, database_url = infra.nats_url, infra.database_url
+    try:
+        if not nats_url:
+            nats = start_nats(infra.data_dir / "nats", infra.nats_port, infra.data_dir / "nats.log")
+            embedded.append(nats)
+            nats_url = nats.url
+        if not database_url:
+            postgres = start_postgres(infra.data_dir / "pgdata")
+            embedded.append(postgres)
+            database_url = postgres.url
+        asyncio.run(apply_migrations(database_url))
+    except BaseException:
+        for part in reversed(embedded):
+            part.stop()
+        raise
+    return nats_url, database_url, embedded
+
+
+def start_stack(
+    infra: InfraSettings, gateway: GatewaySettings, *, compressors: int = 1, extra_env: dict[str, str] | None = None
+) -> Stack:
+    """Start everything and wait until the gateway answers /readyz."""
+    require_free_port(gateway.host, gateway.port, "the gateway")
+    infra.data_dir.mkdir(parents=True, exist_ok=True)
+    nats_url, database_url, embedded = start_infra(infra)
+    env = {
+        "ARTISAN_NATS_URL": nats_url,
+        "ARTISAN_DATABASE_URL": database_url,
+        "ARTISAN_HOST": gateway.host,
+        "ARTISAN_PORT": str(gateway.port),
+        **(extra_env or {}),
+    }
+    supervisor = Supervisor(env, log_dir=infra.data_dir / "logs")
+    stack = Stack(nats_url, database_url, f"http://{gateway.host}:{gateway.port}", supervisor, embedded)
+    try:
+        for name in PIPELINE_SERVICES:
+            supervisor.start(name)
+        supervisor.start("compressor", replicas=compressors)
+        supervisor.start("gateway")
+        wait_until_ready(stack.gateway_url, supervisor)
+    except BaseException:
+        stack.stop()
+        raise
+    return stack
+
+
+def wait_until_ready(gateway_url: str, supervisor: Supervisor, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        dead = [p.label for p in supervisor.processes if p.process.poll() is not None]
+        if dead:
+            raise RuntimeError(f"{', '.join(dead)} exited during start-up; see the logs")
+        try:
+            if httpx.get(f"{gateway_url}/readyz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise TimeoutError(f"the gateway at {gateway_url} was not ready after {timeout:.0f} s")
+
+
+async def ensure_local_user(database_url: str, key_file: Path) -> str:
+    """The API key of the local user, created (or re-keyed if its key file is lost) as needed."""
+    conn = await asyncpg.connect(database_url)
+    try:
+        if key_file.exists():
+            key = key_file.read_text().strip()
+            if await users.find_user_by_api_key(conn, api_key=key):
+                return key
+        existing = await users.find_user_by_name(conn, name=LOCAL_USER)
+        if existing:
+            key = await users.rotate_api_key(conn, user_id=existing.id)
+        else:
+            _, key = await users.create_user(conn, name=LOCAL_USER)
+    finally:
+        await conn.close()
+    key_file.write_text(key + "\n")
+    key_file.chmod(0o600)
+    return key

@@ -1,0 +1,112 @@
+"""Starts each service as its own OS process, restarts ones that die, stops them all cleanly."""
+
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+logger = logging.getLogger(__name__)
+
+# service name → module whose main() runs it; `artisan run NAME` uses the same table
+SERVICES = {
+    "gateway": "services.gateway.main",
+    "extractor": "services.extractor.main",
+    "chunker": "services.chunker.main",
+    "compressor": "services.compressor.main",
+    "embedder": "services.embedder.main",
+}
+RESTART_DELAY_SECONDS = 1.0
+
+
+@dataclass
+class ServiceProcess:
+    name: str
+    replica: int
+    process: subprocess.Popen[bytes]
+    started_at: float = field(default_factory=time.monotonic)
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}-{self.replica}"
+
+
+class Supervisor:
+    """Owns the service processes of one Artisan instance."""
+
+    def __init__(self, env: dict[str, str], log_dir: Path | None = None) -> None:
+        self.env = {**os.environ, **env}
+        self.log_dir = log_dir
+        self.processes: list[ServiceProcess] = []
+
+    def start(self, name: str, replicas: int = 1) -> None:
+        for _ in range(replicas):
+            self._spawn(name, self._next_replica(name))
+
+    def _next_replica(self, name: str) -> int:
+        return 1 + max((p.replica for p in self.processes if p.name == name), default=0)
+
+    def _spawn(self, name: str, replica: int) -> ServiceProcess:
+        output = self._log_file(name, replica)
+        process = subprocess.Popen(
+            [sys.executable, "-m", SERVICES[name]],
+            env=self.env,
+            stdout=output,
+            stderr=subprocess.STDOUT if output is not None else None,
+            start_new_session=True,  # Ctrl-C reaches the supervisor, which stops children in order
+        )
+        if output is not None:
+            output.close()
+        service = ServiceProcess(name=name, replica=replica, process=process)
+        self.processes.append(service)
+        return service
+
+    def _log_file(self, name: str, replica: int):  # noqa: ANN202
+        if self.log_dir is None:
+            return None
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        return open(self.log_dir / f"{name}-{replica}.log", "ab")  # noqa: SIM115
+
+    def running(self, name: str) -> list[ServiceProcess]:
+        return [p for p in self.processes if p.name == name and p.process.poll() is None]
+
+    def kill(self, name: str) -> None:
+        """SIGKILL every replica of a service (for crash tests): no cleanup, no acks."""
+        for service in self.running(name):
+            service.process.kill()
+            service.process.wait()
+        self.processes = [p for p in self.processes if p.name != name]
+
+    def restart_dead(self) -> list[str]:
+        """Replace processes that exited; returns their labels."""
+        restarted = []
+        for service in list(self.processes):
+            code = service.process.poll()
+            if code is None:
+                continue
+            if time.monotonic() - service.started_at < RESTART_DELAY_SECONDS:
+                continue
+            logger.warning("%s exited with %s; restarting", service.label, code)
+            self.processes.remove(service)
+            self._spawn(service.name, service.replica)
+            restarted.append(service.label)
+        return restarted
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """SIGTERM all, wait, then SIGKILL stragglers; the gateway goes first so clients see it."""
+        ordered = sorted(self.processes, key=lambda p: p.name != "gateway")
+        for service in ordered:
+            if service.process.poll() is None:
+                service.process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        for service in ordered:
+            remaining = max(0.1, deadline - time.monotonic())
+            try:
+                service.process.wait(timeout=remaining)
+            except subprocess.TimeoutExpired:
+                service.process.kill()
+                service.process.wait()
+        self.processes = []

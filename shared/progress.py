@@ -1,0 +1,58 @@
+"""Pipeline stages and their progress ranges (DESIGN.md), and the event built from a files row."""
+
+from collections.abc import Mapping
+from typing import Any
+
+from shared.contracts import ProgressEvent
+
+# progress reached when the named stage *starts*, i.e. the work before it is complete
+STAGE_START = {
+    "extracting": 10,
+    "classifying": 20,
+    "chunking": 30,
+    "processing": 50,
+    "ready": 100,
+}
+CHUNKS_START, CHUNKS_END = 50, 95
+
+_STAGE_TEXT = {
+    "uploaded": "Uploaded",
+    "extracting": "Extracting text…",
+    "classifying": "Analyzing document…",
+    "chunking": "Finding sections…",
+    "ready": "Ready",
+}
+
+
+def chunk_progress(processed: int, total: int) -> int:
+    """50–95 in proportion to the chunks stored so far."""
+    if total <= 0:
+        return CHUNKS_START
+    return CHUNKS_START + (CHUNKS_END - CHUNKS_START) * min(processed, total) // total
+
+
+def stage_message(stage: str, processed: int, total: int, error: str | None) -> str:
+    if stage == "failed":
+        return f"Failed: {error}" if error else "Failed"
+    if stage == "processing":
+        return f"Compressing chunks {processed}/{total}"
+    return _STAGE_TEXT.get(stage, stage)
+
+
+def progress_event(row: Mapping[str, Any]) -> ProgressEvent:
+    """The SSE payload for a files row (the database row is the truth clients receive)."""
+    return ProgressEvent(
+        file_id=row["id"],
+        status=row["status"],
+        stage=row["processing_stage"],
+        progress=row["progress"],
+        processed_chunks=row["processed_chunks"],
+        total_chunks=row["total_chunks"],
+        message=stage_message(
+            row["processing_stage"],
+            row["processed_chunks"],
+            row["total_chunks"],
+            row["error_message"],
+        ),
+        updated_at=row["updated_at"],
+    )

@@ -1,0 +1,1 @@
+"""Model providers: one small interface per role (base.py), implementations beside it."""

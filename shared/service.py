@@ -1,0 +1,42 @@
+"""A pipeline service process: broker + telemetry + a database pool in the handlers' context."""
+
+import asyncio
+import logging
+
+from faststream import FastStream
+from faststream.nats import NatsRouter
+
+from shared.bus import create_broker
+from shared.config import infra_settings
+from shared.db import create_pool
+from shared.telemetry import setup_logging, setup_telemetry
+
+logger = logging.getLogger(__name__)
+
+
+def create_service(name: str, router: NatsRouter) -> FastStream:
+    """Wire a service: its router on a broker, a pool available to handlers as Context('pool')."""
+    settings = infra_settings()
+    if not settings.nats_url or not settings.database_url:
+        raise SystemExit(
+            f"{name}: set ARTISAN_NATS_URL and ARTISAN_DATABASE_URL (or start with `artisan up`)"
+        )
+    setup_logging(name)
+    setup_telemetry(name)
+    broker = create_broker(settings.nats_url)
+    broker.include_router(router)
+    app = FastStream(broker)
+
+    @app.on_startup
+    async def open_pool() -> None:
+        app.context.set_global("pool", await create_pool(settings.database_url))
+
+    @app.after_shutdown
+    async def close_pool() -> None:
+        await app.context.get("pool").close()
+
+    return app
+
+
+def run_service(name: str, router: NatsRouter) -> None:
+    asyncio.run(create_service(name, router).run())

@@ -1,0 +1,40 @@
+"""OpenTelemetry set-up: spans exported over OTLP/HTTP when ARTISAN_OTLP_ENDPOINT is set, else off."""
+
+import logging
+
+from opentelemetry import trace
+from opentelemetry.sdk.resources import Resource
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+from shared.config import infra_settings
+
+
+def setup_telemetry(service_name: str) -> TracerProvider:
+    """Install the global tracer provider for this process."""
+    provider = TracerProvider(resource=Resource.create({"service.name": f"artisan-{service_name}"}))
+    endpoint = infra_settings().otlp_endpoint
+    if endpoint:
+        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+
+        provider.add_span_processor(
+            BatchSpanProcessor(OTLPSpanExporter(endpoint=f"{endpoint.rstrip('/')}/v1/traces"))
+        )
+    trace.set_tracer_provider(provider)
+    _instrument_asyncpg()
+    return provider
+
+
+def _instrument_asyncpg() -> None:
+    from opentelemetry.instrumentation.asyncpg import AsyncPGInstrumentor
+
+    instrumentor = AsyncPGInstrumentor()
+    if not instrumentor.is_instrumented_by_opentelemetry:
+        instrumentor.instrument()
+
+
+def setup_logging(service_name: str) -> None:
+    logging.basicConfig(
+        level=logging.INFO,
+        format=f"%(asctime)s {service_name:<10} %(levelname)-5s %(name)s: %(message)s",
+    )

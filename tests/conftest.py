@@ -1,0 +1,64 @@
+"""Session fixtures: a real Artisan system (embedded NATS + PostgreSQL, every service a process)."""
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
+
+import asyncpg
+import httpx
+import pytest
+
+from shared.config import GatewaySettings, InfraSettings
+from shared.db import create_pool, users
+from shared.launcher.embedded import free_port
+from shared.launcher.stack import Stack, start_stack
+
+# short redelivery so crash tests finish quickly; a few retries before a file fails
+TEST_ENV = {"ARTISAN_ACK_WAIT_SECONDS": "3", "ARTISAN_MAX_DELIVERIES": "3",
+            "ARTISAN_RETRY_DELAY_SECONDS": "0.2", "ARTISAN_MAX_UPLOAD_BYTES": str(2 * 1024 * 1024)}
+
+
+@pytest.fixture(scope="session")
+def system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    data_dir: Path = tmp_path_factory.mktemp("artisan")
+    infra = InfraSettings(data_dir=data_dir, nats_port=free_port(), nats_url="", database_url="")
+    gateway = GatewaySettings(host="127.0.0.1", port=free_port())
+    env = {**TEST_ENV, "ARTISAN_DATA_DIR": str(data_dir)}
+    stack = start_stack(infra, gateway, compressors=2, extra_env=env)
+    yield stack
+    stack.stop()
+
+
+@pytest.fixture(scope="session")
+async def db(system: Stack) -> AsyncIterator[asyncpg.Pool]:
+    pool = await create_pool(system.database_url)
+    yield pool
+    await pool.close()
+
+
+ClientFactory = Callable[[], Awaitable[httpx.AsyncClient]]
+
+
+@pytest.fixture
+async def make_client(system: Stack, db: asyncpg.Pool) -> AsyncIterator[ClientFactory]:
+    """Factory of API clients, each authenticated as a new user."""
+    clients: list[httpx.AsyncClient] = []
+
+    async def new_client() -> httpx.AsyncClient:
+        user, key = await users.create_user(db, name=f"user-{len(clients)}")
+        client = httpx.AsyncClient(
+            base_url=system.gateway_url,
+            headers={"Authorization": f"Bearer {key}"},
+            timeout=30,
+        )
+        client.user_id = user.id  # type: ignore[attr-defined]
+        clients.append(client)
+        return client
+
+    yield new_client
+    for client in clients:
+        await client.aclose()
+
+
+@pytest.fixture
+async def api_client(make_client: ClientFactory) -> httpx.AsyncClient:
+    return await make_client()

@@ -1,0 +1,48 @@
+"""Helpers shared by integration and end-to-end tests."""
+
+import asyncio
+import time
+from typing import Any
+
+import httpx
+
+
+async def wait_for_status(
+    client: httpx.AsyncClient, file_id: str, status: str, timeout: float = 30
+) -> dict[str, Any]:
+    """Poll a file until it reaches `status`; fail fast if it ends in another final status."""
+    deadline = time.monotonic() + timeout
+    record: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        response = await client.get(f"/v1/files/{file_id}")
+        response.raise_for_status()
+        record = response.json()
+        if record["status"] == status:
+            return record
+        if record["status"] in ("ready", "failed"):
+            raise AssertionError(f"file ended {record['status']}, not {status}: {record}")
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"file not {status} after {timeout} s: {record}")
+
+
+async def upload(
+    client: httpx.AsyncClient, name: str, content: bytes | str, media_type: str = "text/plain"
+) -> dict[str, Any]:
+    data = content.encode() if isinstance(content, str) else content
+    response = await client.post("/v1/files", files=[("files", (name, data, media_type))])
+    assert response.status_code == 202, response.text
+    [record] = response.json()["items"]
+    return record
+
+
+def assert_exact_coverage(text: str, chunks: list[dict[str, Any]]) -> None:
+    """Chunks are in order, contiguous, non-empty, cover the text exactly, and quote it exactly."""
+    assert chunks, "no chunks"
+    position = 0
+    for index, chunk in enumerate(chunks):
+        assert chunk["chunk_index"] == index
+        assert chunk["char_start"] == position, (index, chunk["char_start"], position)
+        assert chunk["char_end"] > chunk["char_start"]
+        assert chunk["text"] == text[chunk["char_start"] : chunk["char_end"]]
+        position = chunk["char_end"]
+    assert position == len(text)
