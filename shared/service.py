@@ -9,6 +9,7 @@ from faststream.nats import NatsRouter
 from shared.bus import create_broker
 from shared.config import infra_settings
 from shared.db import create_pool
+from shared.dead_letters import router as dead_letters
 from shared.telemetry import setup_logging, setup_telemetry
 
 logger = logging.getLogger(__name__)
@@ -25,6 +26,7 @@ def create_service(name: str, router: NatsRouter) -> FastStream:
     setup_telemetry(name)
     broker = create_broker(settings.nats_url)
     broker.include_router(router)
+    broker.include_router(dead_letters)
     app = FastStream(broker)
 
     @app.on_startup

@@ -23,6 +23,11 @@ def decode_text(data: bytes, declared_encoding: str | None = None) -> str:
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             return _decode_strictly(data[len(bom) :], encoding)
+    if _looks_like_utf16_without_bom(data[:_BINARY_SAMPLE]):
+        raise ExtractionError(
+            "the file looks like UTF-16 text without a byte-order mark; "
+            "save it as UTF-8 and upload again"
+        )
     if b"\x00" in data[:_BINARY_SAMPLE] or _looks_binary(data[:_BINARY_SAMPLE]):
         raise ExtractionError(
             "the file looks like binary data, not text; upload a text document "
@@ -54,6 +59,14 @@ def _usable_encoding(declared: str | None) -> str | None:
         return codecs.lookup(declared).name
     except LookupError:
         return None  # an unknown charset label: fall back to UTF-8 rather than fail
+
+
+def _looks_like_utf16_without_bom(sample: bytes) -> bool:
+    """ASCII text in UTF-16 has a NUL in every other byte, all at even or all at odd offsets."""
+    if len(sample) < 8:
+        return False
+    even, odd = sample[0::2], sample[1::2]
+    return even.count(0) == len(even) or odd.count(0) == len(odd)
 
 
 def _looks_binary(sample: bytes) -> bool:

@@ -5,10 +5,11 @@ import hashlib
 
 import asyncpg
 import pytest
-from faststream import Context
-from faststream.nats import NatsBroker, NatsMessage
+from faststream import AckPolicy, Context
+from faststream.nats import NatsBroker, NatsMessage, PullSub
+from nats.js.api import ConsumerConfig
 
-from shared.bus import create_broker, work_queue
+from shared.bus import STREAM, create_broker, work_queue
 from shared.config import pipeline_settings
 from shared.contracts import Consumer, FileUploaded
 from shared.db import files, users
@@ -96,3 +97,43 @@ async def test_permanent_errors_fail_the_file_at_once(
     row = await db.fetchrow("SELECT status, error_message FROM files WHERE id = $1", event.file_id)
     assert (row["status"], row["error_message"]) == ("failed", "looks like binary data")
 
+
+
+async def test_a_message_whose_consumer_keeps_dying_fails_its_file(
+    system: Stack, db: asyncpg.Pool
+) -> None:
+    """Never acking stands in for a process killed mid-message on every delivery."""
+    event = await _new_file(db, "dead-letter-crash-loop")
+    subject = "file.dead-letter-test.crash-loop"
+    broker = create_broker(system.nats_url)
+    deliveries: list[int] = []
+
+    @broker.subscriber(
+        subject,
+        stream=STREAM,
+        durable="test-crash-loop",
+        pull_sub=PullSub(batch_size=1, timeout=1.0),
+        config=ConsumerConfig(
+            durable_name="test-crash-loop", ack_wait=0.5, max_deliver=2, filter_subject=subject
+        ),
+        ack_policy=AckPolicy.MANUAL,
+    )
+    async def handler(event: FileUploaded, msg: NatsMessage) -> None:
+        deliveries.append(msg.raw_message.metadata.num_delivered)
+
+    await broker.start()
+    try:
+        await broker.publish(event, subject, stream="ARTISAN")
+        row = None
+        for _ in range(200):
+            row = await db.fetchrow(
+                "SELECT status, error_message FROM files WHERE id = $1", event.file_id
+            )
+            if row["status"] == "failed":
+                break
+            await asyncio.sleep(0.05)
+    finally:
+        await broker.stop()
+    assert deliveries == [1, 2]
+    assert row is not None and row["status"] == "failed"
+    assert "test-crash-loop service stopped 2 times" in row["error_message"]

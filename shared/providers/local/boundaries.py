@@ -137,7 +137,7 @@ def _heading(
     next_blank = index + 1 >= len(lines) or lines[index + 1].blank
     if paragraph_start and _is_numbered_heading(text, lines, index):
         return _clean_title(text)
-    if (paragraph_start or next_blank) and _is_caps_heading(text):
+    if (paragraph_start or next_blank) and _is_caps_heading(text) and not _SPEAKER.match(text):
         return _clean_title(text)
     return None
 

@@ -54,6 +54,11 @@ def test_utf8_bom_and_utf16_with_bom_are_accepted() -> None:
     assert extract_text(big_endian, "a.txt") == "日本語のテキスト\n"
 
 
+def test_utf16_without_bom_gets_a_specific_hint() -> None:
+    with pytest.raises(ExtractionError, match="UTF-16 text without a byte-order mark"):
+        extract_text("plain words in utf-16".encode("utf-16-le"), "notes.txt")
+
+
 def test_invalid_utf8_names_the_byte_and_offset() -> None:
     with pytest.raises(ExtractionError) as caught:
         extract_text("café".encode("latin-1"), "menu.txt")

@@ -183,6 +183,13 @@ def test_numbered_and_caps_headings_are_boundaries_but_lists_are_not() -> None:
     ]
 
 
+def test_caps_speaker_lines_are_turns_not_headings() -> None:
+    text = f"BOSS: OK\n\n{_paragraph(200, 1)}\n\nEXPERT 1:\n{_paragraph(200, 2)}\n"
+    titles = [span.title for span in chunk_text(text, target_words=150)]
+    assert len(titles) == 2
+    assert titles[0].startswith("BOSS: ") and titles[1].startswith("EXPERT 1: ")
+
+
 def test_code_comments_in_fences_are_not_headings() -> None:
     code = "```python\n# compute totals\nx = 1\n\n# and more\ny = 2\n```\n"
     text = f"# Script\n\n{_paragraph(40, 1)}\n\n{code}"

@@ -1,0 +1,50 @@
+"""The dead-letter path for messages whose deliveries ran out without an answer (crash loops).
+
+A handler that raises marks its file failed on its last delivery itself (shared.pipeline). A
+process that dies mid-message never gets to: JetStream then stops redelivering and publishes a
+MAX_DELIVERIES advisory, which this router turns into a failed file with a reason.
+"""
+
+import json
+import logging
+
+import asyncpg
+from faststream import Context
+from faststream.nats import NatsBroker, NatsMessage, NatsRouter
+from pydantic import BaseModel, ValidationError
+
+from shared.contracts import STREAM_NAME, FileEvent
+from shared.pipeline import fail_file
+
+logger = logging.getLogger(__name__)
+MAX_DELIVERIES_ADVISORY = f"$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.{STREAM_NAME}.*"
+
+router = NatsRouter()
+
+
+class MaxDeliveriesAdvisory(BaseModel):
+    stream: str
+    consumer: str
+    stream_seq: int
+    deliveries: int
+
+
+@router.subscriber(MAX_DELIVERIES_ADVISORY, queue="dead-letters")
+async def on_max_deliveries(
+    advisory: MaxDeliveriesAdvisory,
+    msg: NatsMessage,
+    pool: asyncpg.Pool = Context("pool"),
+    broker: NatsBroker = Context("broker"),
+) -> None:
+    stored = await broker.connection.jetstream().get_msg(advisory.stream, advisory.stream_seq)
+    try:
+        event = FileEvent.model_validate(json.loads(stored.data or b"{}"))
+    except (ValidationError, ValueError):
+        logger.error("dead letter %s is not a file event", advisory.stream_seq)
+        return
+    reason = (
+        f"the {advisory.consumer} service stopped {advisory.deliveries} times while processing"
+        " this file; retry it, and check that service's logs if it fails again"
+    )
+    logger.error("dead letter for file %s: %s", event.file_id, reason)
+    await fail_file(pool, broker, event, reason)
