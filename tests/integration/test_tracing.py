@@ -1,0 +1,108 @@
+"""One upload is one trace: from the POST through every service hop, exported over OTLP."""
+
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import httpx
+import pytest
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+from shared.config import GatewaySettings, InfraSettings
+from shared.db import create_pool, users
+from shared.launcher.embedded import free_port
+from shared.launcher.stack import Stack, start_stack
+from tests.fixtures import documents
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+class OtlpCollector(ThreadingHTTPServer):
+    """A minimal OTLP/HTTP trace receiver: keeps (trace id, service, span name) triples."""
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", free_port()), _OtlpHandler)
+        self.spans: list[tuple[str, str, str]] = []
+
+    @property
+    def endpoint(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+    def services_by_trace(self) -> dict[str, set[str]]:
+        traces: dict[str, set[str]] = defaultdict(set)
+        for trace_id, service, _ in list(self.spans):
+            traces[trace_id].add(service)
+        return traces
+
+
+class _OtlpHandler(BaseHTTPRequestHandler):
+    server: OtlpCollector
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+        request = ExportTraceServiceRequest()
+        request.ParseFromString(self.rfile.read(int(self.headers["Content-Length"])))
+        for resource_spans in request.resource_spans:
+            attributes = {a.key: a.value.string_value for a in resource_spans.resource.attributes}
+            for scope in resource_spans.scope_spans:
+                for span in scope.spans:
+                    self.server.spans.append(
+                        (span.trace_id.hex(), attributes.get("service.name", "?"), span.name)
+                    )
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-protobuf")
+        self.end_headers()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def collector() -> Iterator[OtlpCollector]:
+    server = OtlpCollector()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def traced_system(tmp_path_factory: pytest.TempPathFactory, collector: OtlpCollector) -> Iterator[Stack]:
+    data_dir: Path = tmp_path_factory.mktemp("traced")
+    infra = InfraSettings(data_dir=data_dir, nats_port=free_port(), nats_url="", database_url="")
+    env = {
+        "ARTISAN_DATA_DIR": str(data_dir),
+        "ARTISAN_OTLP_ENDPOINT": collector.endpoint,
+        "OTEL_BSP_SCHEDULE_DELAY": "100",
+    }
+    stack = start_stack(infra, GatewaySettings(port=free_port()), extra_env=env)
+    yield stack
+    stack.stop()
+
+
+async def test_one_upload_is_one_trace_across_every_service(
+    traced_system: Stack, collector: OtlpCollector
+) -> None:
+    pool = await create_pool(traced_system.database_url)
+    _, key = await users.create_user(pool, name="tracer")
+    await pool.close()
+    headers = {"Authorization": f"Bearer {key}"}
+    async with httpx.AsyncClient(base_url=traced_system.gateway_url, headers=headers) as client:
+        response = await client.post(
+            "/v1/files", files=[("files", ("memo.md", documents.markdown().encode()))]
+        )
+        file_id = response.json()["items"][0]["id"]
+        with httpx.Client(base_url=traced_system.gateway_url, headers=headers) as sync_client:
+            with sync_client.stream("GET", f"/v1/files/{file_id}/events", timeout=30) as events:
+                for _ in events.iter_lines():
+                    pass  # the single-file stream ends when the file is ready
+    wanted = {f"artisan-{s}" for s in ("gateway", "extractor", "chunker", "compressor", "embedder")}
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        if any(wanted <= services for services in collector.services_by_trace().values()):
+            break
+        time.sleep(0.1)
+    traces = collector.services_by_trace()
+    assert any(wanted <= services for services in traces.values()), dict(traces)
