@@ -46,11 +46,6 @@ def chunk_text(text: str, target_words: int = DEFAULT_TARGET_WORDS) -> list[Chun
     return spans
 
 
-def chunk_ranges(text: str, target_words: int = DEFAULT_TARGET_WORDS) -> list[tuple[int, int]]:
-    """Only the [start, end) ranges chunk_text would produce."""
-    return [(span.start, span.end) for span in chunk_text(text, target_words)]
-
-
 class _Planner:
     """Splits a range at its strongest boundaries, then packs the pieces toward the target."""
 

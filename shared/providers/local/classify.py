@@ -3,6 +3,7 @@
 import re
 
 from shared.providers.base import ChunkType, FileType
+from shared.providers.local.boundaries import Level, line_boundaries
 from shared.providers.local.text import word_set, words
 
 # first-person voice, modal verbs, advice and decision vocabulary
@@ -27,7 +28,6 @@ _STRATEGIC_PHRASES = re.compile(
     r"|the question is|on the other hand|long[- ]term)\b",
     re.IGNORECASE,
 )
-_SPEAKER_TURN = re.compile(r"^\s*[A-Z][\w.'’ -]{0,30}:\s+\S", re.MULTILINE)
 
 # numbers, money, units, dates, tables, citations, definitions and log records
 _NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?")
@@ -88,7 +88,7 @@ def strategic_signal(text: str) -> float:
     score += sum(1.5 for token in tokens if token in _DECISION_WORDS)
     score += 2.0 * len(_STRATEGIC_PHRASES.findall(text))
     score += 1.5 * text.count("?")
-    score += 3.0 * len(_SPEAKER_TURN.findall(text))
+    score += 3.0 * sum(found.level == Level.SPEAKER for found in line_boundaries(text))
     return 100.0 * score / len(tokens)
 
 

@@ -28,56 +28,63 @@ def titled_spans(
     text: str, ranges: list[tuple[int, int]], boundaries: list[Boundary]
 ) -> list[ChunkSpan]:
     """ChunkSpans for ranges, each titled from the structure that starts or contains it."""
-    headings = [boundary for boundary in boundaries if boundary.level == Level.HEADING]
-    speakers = [boundary for boundary in boundaries if boundary.level == Level.SPEAKER]
-    heading_positions = [boundary.position for boundary in headings]
-    speaker_positions = [boundary.position for boundary in speakers]
-    parts: Counter[int] = Counter()  # chunks seen so far per heading position
-    spans: list[ChunkSpan] = []
-    for number, (start, end) in enumerate(ranges, start=1):
-        heading = _last_at_or_before(headings, heading_positions, start)
-        speaker = _last_at_or_before(speakers, speaker_positions, start)
+    titler = _Titler(text, boundaries)
+    return [
+        ChunkSpan(start, end, shorten(titler.title(start, end), MAX_TITLE_CHARS) or f"Part {n}")
+        for n, (start, end) in enumerate(ranges, start=1)
+    ]
+
+
+class _Titler:
+    """Titles chunks in document order, counting the parts of each split section."""
+
+    def __init__(self, text: str, boundaries: list[Boundary]) -> None:
+        self.text = text
+        self.headings = [found for found in boundaries if found.level == Level.HEADING]
+        self.speakers = [found for found in boundaries if found.level == Level.SPEAKER]
+        self._heading_starts = [found.position for found in self.headings]
+        self._speaker_starts = [found.position for found in self.speakers]
+        self._parts: Counter[int] = Counter()  # chunks titled so far per heading
+
+    def title(self, start: int, end: int) -> str:
+        heading = self._last(self.headings, self._heading_starts, start)
+        speaker = self._last(self.speakers, self._speaker_starts, start)
         if speaker and heading and speaker.position < heading.position:
             speaker = None  # a turn does not continue past a heading
-        chunk = text[start:end]
-        title = _title(chunk, start, heading, speaker, parts, headings, end)
         if heading:
-            parts[heading.position] += 1
-        spans.append(ChunkSpan(start, end, shorten(title, MAX_TITLE_CHARS) or f"Part {number}"))
-    return spans
+            self._parts[heading.position] += 1
+        chunk = self.text[start:end]
+        if speaker and speaker.position == start:
+            return speaker_title(speaker.label, _without_label(chunk))
+        if heading and heading.position == start:
+            return heading.label
+        if speaker:
+            return speaker_title(f"{speaker.label} (cont.)", chunk)
+        if heading:
+            return f"{heading.label} (part {self._parts[heading.position]})"
+        return self._first_heading_inside(start, end) or first_words(chunk)
+
+    def _first_heading_inside(self, start: int, end: int) -> str:
+        """The heading of the section a short preamble was merged into, if any."""
+        index = bisect_right(self._heading_starts, start)
+        inside = index < len(self.headings) and self._heading_starts[index] < end
+        return self.headings[index].label if inside else ""
+
+    @staticmethod
+    def _last(found: list[Boundary], starts: list[int], position: int) -> Boundary | None:
+        index = bisect_right(starts, position) - 1
+        return found[index] if index >= 0 else None
 
 
-def _last_at_or_before(found: list[Boundary], positions: list[int], start: int) -> Boundary | None:
-    index = bisect_right(positions, start) - 1
-    return found[index] if index >= 0 else None
-
-
-def _title(
-    chunk: str,
-    start: int,
-    heading: Boundary | None,
-    speaker: Boundary | None,
-    parts: Counter[int],
-    headings: list[Boundary],
-    end: int,
-) -> str:
-    if speaker and speaker.position == start:
-        return speaker_title(speaker.label, chunk)
-    if heading and heading.position == start:
-        return heading.label
-    if speaker:
-        return speaker_title(f"{speaker.label} (cont.)", chunk)
-    if heading:
-        return f"{heading.label} (part {parts[heading.position] + 1})"
-    inner = next((found for found in headings if start < found.position < end), None)
-    return inner.label if inner else first_words(chunk)
-
-
-def speaker_title(label: str, chunk: str) -> str:
+def speaker_title(label: str, spoken: str) -> str:
     """'EXPERT 2: on pricing tiers', or the label and the first words spoken."""
-    spoken = _SPEAKER_PREFIX.sub("", chunk, count=1)
     topic = key_phrase(spoken)
     return f"{label}: on {topic}" if topic else f"{label}: {first_words(spoken)}"
+
+
+def _without_label(chunk: str) -> str:
+    """The chunk without the 'LABEL:' that opens its speaker turn."""
+    return _SPEAKER_PREFIX.sub("", chunk, count=1)
 
 
 def key_phrase(text: str) -> str:

@@ -190,6 +190,12 @@ def test_caps_speaker_lines_are_turns_not_headings() -> None:
     assert titles[0].startswith("BOSS: ") and titles[1].startswith("EXPERT 1: ")
 
 
+def test_a_short_preamble_joins_the_first_section_and_takes_its_title() -> None:
+    text = f"Draft 3, shared with the board.\n\n# Intro\n\n{_paragraph(200, 4)}\n"
+    spans = chunk_text(text, target_words=350)
+    assert [(span.start, span.title) for span in spans] == [(0, "Intro")]
+
+
 def test_code_comments_in_fences_are_not_headings() -> None:
     code = "```python\n# compute totals\nx = 1\n\n# and more\ny = 2\n```\n"
     text = f"# Script\n\n{_paragraph(40, 1)}\n\n{code}"

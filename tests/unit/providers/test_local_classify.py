@@ -89,6 +89,15 @@ def test_data_tables_and_logs_are_factual(text: str) -> None:
     assert classify_file_text(text) == FileType.FACTUAL
 
 
+def test_key_value_records_are_factual_not_speaker_turns() -> None:
+    text = (
+        "Region: EMEA\nRevenue: 4.2M in FY2024\nGrowth: 16% year over year\n"
+        "Customers: 412 active accounts\nOwner: Sales team Europe\n"
+    )
+    assert strategic_signal(text) == 0
+    assert classify_chunk_text(text) == ChunkType.FACTUAL
+
+
 def test_plain_descriptive_prose_is_factual() -> None:
     text = (
         "Photosynthesis is the process by which plants convert light energy into chemical "
