@@ -5,7 +5,8 @@ from typing import Any
 from faststream import AckPolicy
 from faststream.nats import JStream, NatsBroker, PullSub
 from faststream.nats.opentelemetry import NatsTelemetryMiddleware
-from nats.js.api import ConsumerConfig, DeliverPolicy
+from nats.js.api import ConsumerConfig, DeliverPolicy, StreamConfig
+from nats.js.errors import BadRequestError
 
 from shared.config import pipeline_settings
 from shared.contracts import (
@@ -19,11 +20,26 @@ from shared.contracts import (
     progress_subject,
 )
 
-STREAM = JStream(STREAM_NAME, subjects=STREAM_SUBJECTS, max_age=7 * 24 * 3600, declare=True)
+STREAM_MAX_AGE_SECONDS = 7 * 24 * 3600
+STREAM = JStream(
+    STREAM_NAME, subjects=STREAM_SUBJECTS, max_age=STREAM_MAX_AGE_SECONDS, declare=True
+)
 
 
 def create_broker(nats_url: str, **kwargs: Any) -> NatsBroker:
     return NatsBroker(nats_url, middlewares=[NatsTelemetryMiddleware()], **kwargs)
+
+
+async def ensure_stream(broker: NatsBroker) -> None:
+    """Declare the stream (idempotent) for a process that only publishes, like the gateway."""
+    config = StreamConfig(
+        name=STREAM_NAME, subjects=STREAM_SUBJECTS, max_age=STREAM_MAX_AGE_SECONDS
+    )
+    jetstream = broker.connection.jetstream()
+    try:
+        await jetstream.add_stream(config)
+    except BadRequestError:  # exists with other settings: bring it to ours
+        await jetstream.update_stream(config)
 
 
 def work_queue(consumer: Consumer) -> dict[str, Any]:

@@ -85,6 +85,7 @@ class ProgressEvent(BaseModel):
     """What SSE clients receive; built from the committed files row."""
 
     file_id: UUID
+    attempt: int = Field(1, description="processing attempt; a retry starts a new one")
     status: str = Field(description="processing | ready | failed")
     stage: str = Field(description="uploaded | extracting | classifying | chunking | processing | ready | failed")
     progress: int = Field(ge=0, le=100)

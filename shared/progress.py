@@ -43,6 +43,7 @@ def progress_event(row: Mapping[str, Any]) -> ProgressEvent:
     """The SSE payload for a files row (the database row is the truth clients receive)."""
     return ProgressEvent(
         file_id=row["id"],
+        attempt=row["attempt"],
         status=row["status"],
         stage=row["processing_stage"],
         progress=row["progress"],

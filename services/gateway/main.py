@@ -13,7 +13,7 @@ from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
 from services.gateway.errors import install_error_handlers
 from services.gateway.progress_hub import ProgressHub, connect_hub
 from services.gateway.routes import events, files, health
-from shared.bus import create_broker
+from shared.bus import create_broker, ensure_stream
 from shared.config import GatewaySettings, InfraSettings, gateway_settings, infra_settings
 from shared.db import create_pool
 from shared.telemetry import setup_logging, setup_telemetry
@@ -42,6 +42,7 @@ def create_app(
         connect_hub(broker, hub)
         pool = await create_pool(infra.database_url)
         await broker.start()
+        await ensure_stream(broker)
         app.state.pool, app.state.broker, app.state.hub = pool, broker, hub
         try:
             yield

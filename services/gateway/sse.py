@@ -1,8 +1,8 @@
 """Progress events as SSE: their ids, and the per-file filter that keeps a stream moving forward.
 
-Event ids are `<file_id>:<progress 000-100>:<processed chunks 000000>:<finished 0|1>:<status>`,
-e.g. `0b6c…:072:000005:0:processing`. Within one processing attempt they increase (as strings
-too), so a client can compare them; the server uses `Last-Event-ID` only to know a client is
+Event ids are `<file_id>:<attempt 0000>:<progress 000-100>:<processed chunks 000000>:<finished 0|1>:
+<status>`, e.g. `0b6c…:0001:072:000005:0:processing`. They increase (as strings too), so a client
+can compare them; the server uses `Last-Event-ID` only to know a client is
 reconnecting (it always sends the current state from the database first) and to answer 204 to a
 client that already has a finished file's final event.
 """
@@ -12,7 +12,6 @@ from uuid import UUID
 from sse_starlette import ServerSentEvent
 
 from shared.contracts import ProgressEvent
-from shared.progress import STAGE_START
 
 SSE_EVENT_NAME = "progress"
 TERMINAL_STATUSES = frozenset({"ready", "failed"})
@@ -20,7 +19,7 @@ TERMINAL_STATUSES = frozenset({"ready", "failed"})
 
 def event_id(event: ProgressEvent) -> str:
     finished = int(is_terminal(event))
-    position = f"{event.progress:03d}:{event.processed_chunks:06d}:{finished}"
+    position = f"{event.attempt:04d}:{event.progress:03d}:{event.processed_chunks:06d}:{finished}"
     return f"{event.file_id}:{position}:{event.status}"
 
 
@@ -32,22 +31,9 @@ def is_terminal(event: ProgressEvent) -> bool:
     return event.status in TERMINAL_STATUSES
 
 
-def progress_key(event: ProgressEvent) -> tuple[int, int, int]:
-    """Order of states within an attempt; a finished state beats a running one at equal progress."""
-    return (event.progress, event.processed_chunks, int(is_terminal(event)))
-
-
-def starts_new_attempt(previous: ProgressEvent, event: ProgressEvent) -> bool:
-    """A retried failed file starts over at the upload state; nothing else may move back.
-
-    The gateway announces the upload state before the extractor can see the file, so no event
-    of an earlier attempt carries that state after the failure.
-    """
-    return (
-        previous.status == "failed"
-        and event.status == "processing"
-        and event.progress <= STAGE_START["extracting"]
-    )
+def progress_key(event: ProgressEvent) -> tuple[int, int, int, int]:
+    """Order of states: a retry's attempt starts over; a finished state beats a running one."""
+    return (event.attempt, event.progress, event.processed_chunks, int(is_terminal(event)))
 
 
 class ProgressFilter:
@@ -58,11 +44,7 @@ class ProgressFilter:
 
     def accept(self, event: ProgressEvent) -> bool:
         previous = self._last.get(event.file_id)
-        if (
-            previous is None
-            or progress_key(event) > progress_key(previous)
-            or starts_new_attempt(previous, event)
-        ):
+        if previous is None or progress_key(event) > progress_key(previous):
             self._last[event.file_id] = event
             return True
         return False

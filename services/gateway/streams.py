@@ -1,12 +1,15 @@
 """The SSE streams: the database's current state first, then live events, always moving forward."""
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from uuid import UUID
 
+import anyio
 import asyncpg
 from sse_starlette import ServerSentEvent
 
-from services.gateway.progress_hub import ProgressHub, Signal
+from services.gateway.progress_hub import ProgressHub, Signal, Subscription
 from services.gateway.sse import ProgressFilter, is_terminal, to_sse
 from shared.contracts import ProgressEvent
 from shared.db import files
@@ -17,6 +20,8 @@ SEND_TIMEOUT_SECONDS = 30
 # progress events travel on core NATS (at most once): after this long without one, re-read the
 # rows of unfinished files so a lost event costs a short delay instead of a stream that never ends
 IDLE_RESYNC_SECONDS = 10.0
+# time a stream has to end by itself once the server is stopping, before it is cancelled
+SHUTDOWN_GRACE_SECONDS = 1.0
 
 # returns the states to consider sending, or None when the stream's subject no longer exists
 StateLoader = Callable[[ProgressFilter, Signal], Awaitable[list[ProgressEvent] | None]]
@@ -28,11 +33,16 @@ async def progress_stream(
     load_state: StateLoader,
     *,
     file_id: UUID | None = None,
+    shutdown: anyio.Event | None = None,
 ) -> AsyncIterator[ServerSentEvent]:
-    """Events for one file (ending once it is ready or failed) or for all of a user's files."""
+    """Events for one file (ending once it is ready or failed) or for all of a user's files.
+
+    `shutdown` is set by sse-starlette when the server is stopping: the stream then ends cleanly
+    (a completed response) instead of being cancelled mid-way.
+    """
     progress = ProgressFilter()
     # subscribe before reading the database, so no event can fall between the two
-    with hub.subscribe(user_id, file_id) as subscription:
+    with hub.subscribe(user_id, file_id) as subscription, _closed_on(shutdown, subscription):
         pending: ProgressEvent | Signal = Signal.RESYNC
         while pending is not Signal.CLOSED:
             if isinstance(pending, Signal):
@@ -47,6 +57,23 @@ async def progress_stream(
                     if file_id is not None and is_terminal(event):
                         return
             pending = await subscription.next(IDLE_RESYNC_SECONDS)
+
+
+@contextmanager
+def _closed_on(shutdown: anyio.Event | None, subscription: Subscription) -> Iterator[None]:
+    if shutdown is None:
+        yield
+        return
+
+    async def close_on_shutdown() -> None:
+        await shutdown.wait()
+        subscription.close()
+
+    watcher = asyncio.create_task(close_on_shutdown())
+    try:
+        yield
+    finally:
+        watcher.cancel()
 
 
 def file_state(pool: asyncpg.Pool, user_id: UUID, file_id: UUID) -> StateLoader:

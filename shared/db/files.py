@@ -123,7 +123,7 @@ async def advance_stage(
     return await conn.fetchrow(
         f"""UPDATE files SET progress = GREATEST(progress, $4),
                 processing_stage = CASE WHEN progress <= $4 THEN $3 ELSE processing_stage END,
-                updated_at = now(){assignments}
+                updated_at = clock_timestamp(){assignments}
             WHERE id = $1 AND attempt = $2 AND status = 'processing'
             RETURNING {FILE_COLUMNS}""",
         file_id,
@@ -152,7 +152,7 @@ async def record_chunk_done(
                    status = CASE WHEN done.n >= total_chunks THEN 'ready' ELSE status END,
                    processing_stage = CASE WHEN done.n >= total_chunks THEN 'ready'
                                            ELSE processing_stage END,
-                   updated_at = now()
+                   updated_at = clock_timestamp()
             FROM done
             WHERE id = $1 AND attempt = $2 AND status = 'processing'
             RETURNING {FILE_COLUMNS}""",
@@ -179,7 +179,7 @@ async def mark_failed(
 ) -> asyncpg.Record | None:
     return await conn.fetchrow(
         f"""UPDATE files SET status = 'failed', processing_stage = 'failed', error_message = $3,
-                updated_at = now()
+                updated_at = clock_timestamp()
             WHERE id = $1 AND attempt = $2 AND status = 'processing'
             RETURNING {FILE_COLUMNS}""",
         file_id,
@@ -197,7 +197,7 @@ async def reset_for_retry(
             f"""UPDATE files SET status = 'processing', processing_stage = 'extracting',
                     progress = {STAGE_START["extracting"]}, error_message = NULL,
                     total_chunks = 0, processed_chunks = 0, file_type = NULL,
-                    attempt = attempt + 1, updated_at = now()
+                    attempt = attempt + 1, updated_at = clock_timestamp()
                 WHERE id = $1 AND user_id = $2 AND status = 'failed'
                 RETURNING {FILE_COLUMNS}""",
             file_id,

@@ -49,7 +49,7 @@ async def test_health_and_readiness(api_client: httpx.AsyncClient) -> None:
     assert (await api_client.get("/healthz")).json() == {"status": "ok"}
     ready = await api_client.get("/readyz")
     assert ready.status_code == 200
-    assert ready.json()["checks"] == {"database": "ok", "nats": "ok"}
+    assert ready.json()["checks"] == {"database": "ok", "nats": "ok", "jetstream": "ok"}
 
 
 @pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer nope"}, {"Authorization": "x"}])

@@ -1,9 +1,11 @@
 """Server-sent progress events for one file or for all of a user's files."""
 
+from collections.abc import AsyncIterator
 from typing import Annotated
 
+import anyio
 from fastapi import APIRouter, Header, HTTPException, Response
-from sse_starlette import EventSourceResponse
+from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from services.gateway.auth import StreamUser
 from services.gateway.deps import FILE_NOT_FOUND, FileId, Hub, Pool
@@ -12,6 +14,7 @@ from services.gateway.sse import event_id, is_terminal
 from services.gateway.streams import (
     PING_SECONDS,
     SEND_TIMEOUT_SECONDS,
+    SHUTDOWN_GRACE_SECONDS,
     file_state,
     progress_stream,
     user_state,
@@ -52,8 +55,10 @@ async def file_events(
     if is_terminal(current) and last_event_id == event_id(current):
         # the client already has the final state; 204 tells EventSource not to reconnect again
         return Response(status_code=204)
-    stream = progress_stream(hub, user.id, file_state(pool, user.id, file_id), file_id=file_id)
-    return EventSourceResponse(stream, ping=PING_SECONDS, send_timeout=SEND_TIMEOUT_SECONDS)
+    shutdown = anyio.Event()
+    loader = file_state(pool, user.id, file_id)
+    stream = progress_stream(hub, user.id, loader, file_id=file_id, shutdown=shutdown)
+    return _event_source(stream, shutdown)
 
 
 @router.get("/v1/events", response_class=EventSourceResponse, responses=_STREAM)
@@ -63,5 +68,16 @@ async def user_events(user: StreamUser, pool: Pool, hub: Hub) -> Response:
     A reconnect (Last-Event-ID) is answered the same way: the current state of every file still
     processing. Files that finished while you were away are in GET /v1/files.
     """
-    stream = progress_stream(hub, user.id, user_state(pool, user.id))
-    return EventSourceResponse(stream, ping=PING_SECONDS, send_timeout=SEND_TIMEOUT_SECONDS)
+    shutdown = anyio.Event()
+    stream = progress_stream(hub, user.id, user_state(pool, user.id), shutdown=shutdown)
+    return _event_source(stream, shutdown)
+
+
+def _event_source(stream: AsyncIterator[ServerSentEvent], shutdown: anyio.Event) -> Response:
+    return EventSourceResponse(
+        stream,
+        ping=PING_SECONDS,
+        send_timeout=SEND_TIMEOUT_SECONDS,
+        shutdown_event=shutdown,
+        shutdown_grace_period=SHUTDOWN_GRACE_SECONDS,
+    )

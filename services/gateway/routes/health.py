@@ -6,9 +6,11 @@ import asyncpg
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from faststream.nats import NatsBroker
+from nats.js.errors import NotFoundError
 
 from services.gateway.deps import Broker, Pool
 from services.gateway.schemas import HealthResponse, ReadinessResponse
+from shared.contracts import STREAM_NAME
 
 router = APIRouter(tags=["health"])
 
@@ -25,15 +27,21 @@ async def healthz() -> HealthResponse:
     "/readyz", response_model=ReadinessResponse, responses={503: {"model": ReadinessResponse}}
 )
 async def readyz(pool: Pool, broker: Broker) -> JSONResponse:
-    """Ready when Postgres answers `SELECT 1` and the NATS connection is up."""
-    checks = {"database": await _check_database(pool), "nats": await _check_nats(broker)}
+    """Ready when Postgres answers `SELECT 1`, NATS is connected and uploads can be queued."""
+    checks = {
+        "database": await _check_database(pool),
+        "nats": await _check_nats(broker),
+        "jetstream": await _check_stream(broker),
+    }
     down = [f"{name} ({state})" for name, state in checks.items() if state != "ok"]
     if down:
         body = ReadinessResponse(
             status="unavailable", detail="Not ready: down: " + ", ".join(down), checks=checks
         )
         return JSONResponse(body.model_dump(), 503)
-    body = ReadinessResponse(status="ready", detail="Postgres and NATS reachable", checks=checks)
+    body = ReadinessResponse(
+        status="ready", detail="Postgres and NATS reachable, uploads can be queued", checks=checks
+    )
     return JSONResponse(body.model_dump())
 
 
@@ -52,3 +60,15 @@ async def _check_nats(broker: NatsBroker) -> str:
     except Exception as exc:
         return f"unreachable: {type(exc).__name__}"
     return "ok" if connected else "not connected"
+
+
+async def _check_stream(broker: NatsBroker) -> str:
+    """Without the stream an upload could not be queued (the gateway declares it at start-up)."""
+    try:
+        async with asyncio.timeout(CHECK_TIMEOUT_SECONDS):
+            await broker.connection.jetstream().stream_info(STREAM_NAME)
+    except NotFoundError:
+        return f"stream {STREAM_NAME} missing: restart the gateway"
+    except Exception as exc:
+        return f"unreachable: {type(exc).__name__}"
+    return "ok"

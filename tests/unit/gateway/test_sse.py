@@ -17,9 +17,11 @@ def state(
     stage: str = "processing",
     file_id: uuid.UUID = FILE,
     total: int = 10,
+    attempt: int = 1,
 ) -> ProgressEvent:
     return ProgressEvent(
         file_id=file_id,
+        attempt=attempt,
         status=status,
         stage=stage,
         progress=progress,
@@ -39,14 +41,15 @@ def test_event_id_sorts_like_progress_within_an_attempt() -> None:
     ]
     ids = [event_id(e) for e in states]
     assert ids == sorted(ids)
-    assert ids[1] == f"{FILE}:054:000001:0:processing"
-    assert ids[-1] == f"{FILE}:100:000010:1:ready"
+    assert ids[1] == f"{FILE}:0001:054:000001:0:processing"
+    assert ids[-1] == f"{FILE}:0001:100:000010:1:ready"
+    assert event_id(state(10, stage="extracting", attempt=2)) > ids[-1]
 
 
 def test_sse_message_carries_the_progress_event_as_json() -> None:
     message = to_sse(state(54, 1)).encode().decode()
     assert "event: progress" in message
-    assert f"id: {FILE}:054:000001:0:processing" in message
+    assert f"id: {FILE}:0001:054:000001:0:processing" in message
     data = json.loads(message.split("data: ", 1)[1].split("\r\n", 1)[0])
     assert set(data) >= {
         "file_id",
@@ -80,14 +83,15 @@ def test_files_are_filtered_independently() -> None:
     assert progress.accept(state(20, file_id=OTHER))
 
 
-def test_a_retry_after_failure_starts_over() -> None:
+def test_a_retry_starts_over_and_drops_the_old_attempts_late_events() -> None:
     progress = ProgressFilter()
     assert progress.accept(state(40, status="failed", stage="failed"))
-    assert progress.accept(state(10, stage="extracting"))
-    assert progress.accept(state(20, stage="classifying"))
+    assert progress.accept(state(10, stage="extracting", attempt=2))
+    assert not progress.accept(state(50, attempt=1))
+    assert progress.accept(state(20, stage="classifying", attempt=2))
 
 
-def test_only_a_failed_file_can_start_over() -> None:
+def test_within_an_attempt_nothing_starts_over() -> None:
     progress = ProgressFilter()
     assert progress.accept(state(40))
     assert not progress.accept(state(10, stage="extracting"))

@@ -5,6 +5,8 @@ import json
 import uuid
 from collections.abc import AsyncIterator
 
+import anyio
+
 from services.gateway.progress_hub import ProgressHub, Signal
 from services.gateway.sse import ProgressFilter
 from services.gateway.streams import progress_stream
@@ -105,4 +107,16 @@ async def test_a_user_stream_carries_every_file_and_stays_open_after_one_finishe
     hub.publish(USER, state(50, file_id=other))
     assert await collect(stream, 2) == [100, 50]
     await stream.aclose()
+    assert hub.connection_count() == 0
+
+
+async def test_server_shutdown_ends_the_stream_cleanly() -> None:
+    hub, db = ProgressHub(), FakeDatabase(state(50))
+    shutdown = anyio.Event()
+    stream = progress_stream(hub, USER, db.load, shutdown=shutdown)
+    await anext(stream)
+    waiter = asyncio.create_task(anext(stream, None))
+    await asyncio.sleep(0.01)
+    shutdown.set()
+    assert await asyncio.wait_for(waiter, 1) is None
     assert hub.connection_count() == 0

@@ -153,3 +153,8 @@ async def test_a_truncated_body_is_422() -> None:
 async def test_a_missing_boundary_is_422() -> None:
     error = await rejected(request_with({"content-type": "multipart/form-data"}, b"junk"))
     assert error.status_code == 422 and "boundary" in error.detail
+
+
+async def test_utf8_filenames_survive() -> None:
+    [received] = await receive_files(multipart([("files", ("Überblick 日本.md", b"z"))]), LIMITS)
+    assert received.filename == "Überblick 日本.md"
