@@ -21,6 +21,7 @@ from shared.progress import stage_message
 
 UPLOAD_CONCURRENCY = 4  # one file per request, so one rejected file never blocks the others
 FINAL_STATUSES = frozenset({"ready", "failed", "rejected"})
+STAGE_ORDER = ("uploading", "uploaded", "extracting", "classifying", "chunking", "processing")
 BAR_WIDTH = 10
 MAX_NAME_WIDTH = 40
 TICK_SECONDS = 0.1  # redraw rate of the live view
@@ -211,6 +212,7 @@ class FileState:
     status: str = "uploading"  # uploading | processing | ready | failed | rejected
     stage: str = "uploading"
     progress: int = 0
+    processed_chunks: int = 0
     message: str = "Uploading…"
 
     @property
@@ -222,17 +224,31 @@ class FileState:
         return self.status in FINAL_STATUSES
 
     def apply(self, event: Mapping[str, Any]) -> bool:
-        """Take a progress event unless it is stale (lower progress, or the file already ended)."""
-        status, progress = event.get("status", self.status), int(event.get("progress", 0))
-        if self.done or (status == "processing" and progress < self.progress):
+        """Take a progress event that moves the file forward; stale or repeated ones are ignored."""
+        stage, progress = event.get("stage", self.stage), int(event.get("progress", 0))
+        processed, status = int(event.get("processed_chunks", 0)), event.get("status", self.status)
+        forward = position(progress, stage, processed) > self.position
+        if self.done or (status == "processing" and not forward):
             return False
-        self.status, self.stage, self.progress = status, event.get("stage", self.stage), progress
+        self.status, self.stage, self.progress = status, stage, progress
+        self.processed_chunks = processed
         self.message = event.get("message") or self.message
         return True
+
+    @property
+    def position(self) -> tuple[int, int, int]:
+        return position(self.progress, self.stage, self.processed_chunks)
 
     def reject(self, reason: str) -> None:
         self.status = self.stage = "rejected"
         self.message = f"rejected: {reason}"
+
+
+def position(progress: int, stage: str, processed_chunks: int) -> tuple[int, int, int]:
+    """Order of a file's states: workers' events can arrive out of order and a poll can be stale;
+    a stage breaks a tie in progress (uploaded and extracting both stand at 10%)."""
+    rank = STAGE_ORDER.index(stage) if stage in STAGE_ORDER else len(STAGE_ORDER)
+    return (progress, rank, processed_chunks)
 
 
 def event_from_record(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -248,6 +264,7 @@ def event_from_record(record: Mapping[str, Any]) -> dict[str, Any]:
         "status": status,
         "stage": stage,
         "progress": record["progress"],
+        "processed_chunks": record["processed_chunks"],
         "message": message,
     }
 

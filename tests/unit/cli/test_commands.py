@@ -83,7 +83,8 @@ class FakeGateway:
             done = record(file_id, name, status="ready", processing_stage="ready", progress=100)
             return httpx.Response(202, json={"items": [{**done, "duplicate": True}]})
         self.records[file_id] = record(file_id, name)
-        self._emit(file_id, "processing", "extracting", 10)  # before the response: a race to win
+        # emitted before the response: the client must keep it until it learns the id
+        self._emit(file_id, "processing", "extracting", 10, "Extracting text…")
         asyncio.get_running_loop().create_task(self._process(file_id, name))
         return httpx.Response(202, json={"items": [record(file_id, name)]})
 

@@ -52,6 +52,21 @@ def test_a_stale_event_never_moves_progress_back() -> None:
     assert (state.stage, state.progress) == ("processing", 60)
 
 
+def test_at_equal_progress_the_later_stage_wins() -> None:
+    state = FileState(Path("a.md"))
+    assert state.apply(event("extracting", 10))
+    assert not state.apply(event("uploaded", 10))  # e.g. a poll answered before the event
+    assert not state.apply(event("extracting", 10))  # a repeat changes nothing
+    assert state.stage == "extracting"
+
+
+def test_a_stored_chunk_moves_the_file_forward_even_when_the_percentage_does_not() -> None:
+    state = FileState(Path("a.md"))
+    state.apply(event("processing", 60, processed_chunks=40))
+    assert state.apply(event("processing", 60, processed_chunks=41, message="41/90"))
+    assert state.message == "41/90"
+
+
 def test_a_finished_file_ignores_later_events() -> None:
     state = FileState(Path("a.md"))
     state.apply(event("failed", 20, status="failed", message="Failed: binary file"))
