@@ -6,6 +6,7 @@ import socket
 import subprocess
 import sys
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,6 +102,8 @@ class EmbeddedPostgres:
 
 def start_postgres(data_dir: Path) -> EmbeddedPostgres:
     """PostgreSQL 16 with pgvector in data_dir, reachable over a Unix socket."""
+    # pgserver's platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI): harmless
+    warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
     import pgserver
 
     data_dir.parent.mkdir(parents=True, exist_ok=True)
