@@ -60,7 +60,9 @@ def work_queue(consumer: Consumer) -> dict[str, Any]:
     }
 
 
-async def publish_event(broker: NatsBroker, subject: Subject, event: FileEvent | ChunkEvent) -> None:
+async def publish_event(
+    broker: NatsBroker, subject: Subject, event: FileEvent | ChunkEvent
+) -> None:
     """Publish to the stream with a de-duplication id, so a re-run of a step publishes once."""
     await broker.publish(
         event,

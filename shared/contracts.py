@@ -87,7 +87,9 @@ class ProgressEvent(BaseModel):
     file_id: UUID
     attempt: int = Field(1, description="processing attempt; a retry starts a new one")
     status: str = Field(description="processing | ready | failed")
-    stage: str = Field(description="uploaded | extracting | classifying | chunking | processing | ready | failed")
+    stage: str = Field(
+        description="uploaded | extracting | classifying | chunking | processing | ready | failed"
+    )
     progress: int = Field(ge=0, le=100)
     processed_chunks: int = 0
     total_chunks: int = 0

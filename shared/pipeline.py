@@ -27,9 +27,7 @@ async def announce(broker: NatsBroker, row: Mapping[str, Any] | None) -> None:
         await publish_progress(broker, row["user_id"], progress_event(row))
 
 
-async def fail_file(
-    pool: asyncpg.Pool, broker: NatsBroker, event: FileEvent, reason: str
-) -> None:
+async def fail_file(pool: asyncpg.Pool, broker: NatsBroker, event: FileEvent, reason: str) -> None:
     row = await files.mark_failed(pool, file_id=event.file_id, attempt=event.attempt, reason=reason)
     await announce(broker, row)
 

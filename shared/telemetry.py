@@ -1,4 +1,4 @@
-"""OpenTelemetry set-up: spans exported over OTLP/HTTP when ARTISAN_OTLP_ENDPOINT is set, else off."""
+"""OpenTelemetry set-up: spans sent over OTLP/HTTP if ARTISAN_OTLP_ENDPOINT is set, else off."""
 
 import logging
 

@@ -13,8 +13,12 @@ from shared.launcher.embedded import free_port
 from shared.launcher.stack import Stack, start_stack
 
 # short redelivery so crash tests finish quickly; a few retries before a file fails
-TEST_ENV = {"ARTISAN_ACK_WAIT_SECONDS": "3", "ARTISAN_MAX_DELIVERIES": "3",
-            "ARTISAN_RETRY_DELAY_SECONDS": "0.2", "ARTISAN_MAX_UPLOAD_BYTES": str(2 * 1024 * 1024)}
+TEST_ENV = {
+    "ARTISAN_ACK_WAIT_SECONDS": "3",
+    "ARTISAN_MAX_DELIVERIES": "3",
+    "ARTISAN_RETRY_DELAY_SECONDS": "0.2",
+    "ARTISAN_MAX_UPLOAD_BYTES": str(2 * 1024 * 1024),
+}
 
 
 @pytest.fixture(scope="session")

@@ -20,7 +20,9 @@ async def on_chunk_ready_strategic(
     pool: asyncpg.Pool = Context("pool"),
     broker: NatsBroker = Context("broker"),
 ) -> None:
-    await run_step(compress_chunk(event, pool, broker), event=event, msg=msg, pool=pool, broker=broker)
+    await run_step(
+        compress_chunk(event, pool, broker), event=event, msg=msg, pool=pool, broker=broker
+    )
 
 
 async def compress_chunk(event: ChunkReady, pool: asyncpg.Pool, broker: NatsBroker) -> None:
@@ -29,7 +31,9 @@ async def compress_chunk(event: ChunkReady, pool: asyncpg.Pool, broker: NatsBrok
     chunk = await chunks.get_chunk(pool, chunk_id=event.chunk_id)
     if chunk is None:
         return
-    if chunk["decision_arc_summary"] is None:  # a redelivery after the cut was stored skips the model
+    if (
+        chunk["decision_arc_summary"] is None
+    ):  # a redelivery after the cut was stored skips the model
         cut = await registry.compressor().compress(chunk["text"], chunk["title"])
         await chunks.store_artisan_cut(pool, chunk_id=event.chunk_id, cut=cut)
     await publish_event(broker, Subject.CHUNK_COMPRESSED, ChunkCompressed(**event.model_dump()))

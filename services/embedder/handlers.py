@@ -55,6 +55,8 @@ async def embed_chunk(event: ChunkEvent, pool: asyncpg.Pool, broker: NatsBroker)
         row = await files.record_chunk_done(conn, file_id=event.file_id, attempt=event.attempt)
     await announce(broker, row)
     if row is not None and row["status"] == "ready":
-        ready = FileReady(**event.model_dump(include={"file_id", "user_id", "attempt"}),
-                          total_chunks=row["total_chunks"])
+        ready = FileReady(
+            **event.model_dump(include={"file_id", "user_id", "attempt"}),
+            total_chunks=row["total_chunks"],
+        )
         await publish_event(broker, Subject.FILE_READY, ready)

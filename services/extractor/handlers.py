@@ -22,7 +22,9 @@ async def on_file_uploaded(
     pool: asyncpg.Pool = Context("pool"),
     broker: NatsBroker = Context("broker"),
 ) -> None:
-    await run_step(extract_file(event, pool, broker), event=event, msg=msg, pool=pool, broker=broker)
+    await run_step(
+        extract_file(event, pool, broker), event=event, msg=msg, pool=pool, broker=broker
+    )
 
 
 async def extract_file(event: FileUploaded, pool: asyncpg.Pool, broker: NatsBroker) -> None:

@@ -4,11 +4,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from shared.cli import client, system
+from shared.cli import client, system, upload
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="artisan", description="Artisan: memory for AI assistants")
+    parser = argparse.ArgumentParser(
+        prog="artisan", description="Artisan: memory for AI assistants"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
 
     up = commands.add_parser("up", help="run the whole system on this machine")
@@ -24,8 +26,10 @@ def build_parser() -> argparse.ArgumentParser:
     create = users_commands.add_parser("create", help="create a user and print its API key")
     create.add_argument("name")
 
-    upload = commands.add_parser("upload", help="upload files and folders, with live progress")
-    upload.add_argument("paths", nargs="+", type=Path)
+    upload_parser = commands.add_parser(
+        "upload", help="upload files and folders, with live progress"
+    )
+    upload_parser.add_argument("paths", nargs="+", type=Path)
 
     commands.add_parser("files", help="list your files")
 
@@ -46,7 +50,7 @@ def main(argv: list[str] | None = None) -> None:
         case "users":
             code = system.create_user(args.name)
         case "upload":
-            code = client.upload(args.paths)
+            code = upload.upload(args.paths)
         case "files":
             code = client.list_files()
         case "rm":

@@ -33,7 +33,7 @@ def up(compressors: int) -> int:
     signal.signal(signal.SIGTERM, request_stop)
     signal.signal(signal.SIGINT, request_stop)
     try:
-        key = asyncio.run(ensure_local_user(stack.database_url, infra.data_dir / "local-user.key"))
+        key = ensure_local_user(stack.database_url, infra.data_dir / "local-user.key")
         print(_banner(stack.gateway_url, key, compressors), flush=True)
         while not stop_requested:
             for label in stack.supervisor.restart_dead():
@@ -58,7 +58,10 @@ def _banner(url: str, key: str, compressors: int) -> str:
 
 def run(service: str) -> int:
     if service not in SERVICES:
-        print(f"error: unknown service {service!r}; choose from {', '.join(SERVICES)}", file=sys.stderr)
+        print(
+            f"error: unknown service {service!r}; choose from {', '.join(SERVICES)}",
+            file=sys.stderr,
+        )
         return 2
     importlib.import_module(SERVICES[service]).main()
     return 0

@@ -1,4 +1,4 @@
-"""The file_chunks table: chunk rows are upserted by deterministic id, so redeliveries are no-ops."""
+"""The file_chunks table: chunks are upserted by deterministic id, so redeliveries are no-ops."""
 
 import uuid
 from collections.abc import Sequence
@@ -49,8 +49,19 @@ async def save_chunks(
                line_start = EXCLUDED.line_start, line_end = EXCLUDED.line_end,
                text = EXCLUDED.text""",
         [
-            (cid, file_id, user_id, c.index, c.chunk_type, c.title, c.char_start, c.char_end,
-             c.line_start, c.line_end, c.text)
+            (
+                cid,
+                file_id,
+                user_id,
+                c.index,
+                c.chunk_type,
+                c.title,
+                c.char_start,
+                c.char_end,
+                c.line_start,
+                c.line_end,
+                c.text,
+            )
             for cid, c in zip(ids, chunks, strict=True)
         ],
     )

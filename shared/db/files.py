@@ -108,7 +108,9 @@ async def store_text(
     async with conn.transaction():
         row = await advance_stage(conn, file_id=file_id, attempt=attempt, stage="classifying")
         if row is not None:
-            await conn.execute("UPDATE file_contents SET text = $2 WHERE file_id = $1", file_id, text)
+            await conn.execute(
+                "UPDATE file_contents SET text = $2 WHERE file_id = $1", file_id, text
+            )
         return row
 
 
@@ -147,7 +149,8 @@ async def record_chunk_done(
                 WHERE file_id = $1 AND embedding IS NOT NULL)
             UPDATE files SET processed_chunks = done.n,
                    progress = CASE WHEN done.n >= total_chunks THEN 100
-                                   ELSE GREATEST(progress, $3::int + ($4::int - $3::int) * done.n::int / total_chunks)
+                                   ELSE GREATEST(progress, $3::int
+                                        + ($4::int - $3::int) * done.n::int / total_chunks)
                               END,
                    status = CASE WHEN done.n >= total_chunks THEN 'ready' ELSE status END,
                    processing_stage = CASE WHEN done.n >= total_chunks THEN 'ready'

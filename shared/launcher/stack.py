@@ -62,7 +62,11 @@ def start_infra(infra: InfraSettings) -> tuple[str, str, list[EmbeddedNats | Emb
 
 
 def start_stack(
-    infra: InfraSettings, gateway: GatewaySettings, *, compressors: int = 1, extra_env: dict[str, str] | None = None
+    infra: InfraSettings,
+    gateway: GatewaySettings,
+    *,
+    compressors: int = 1,
+    extra_env: dict[str, str] | None = None,
 ) -> Stack:
     """Start everything and wait until the gateway answers /readyz."""
     require_free_port(gateway.host, gateway.port, "the gateway")
@@ -76,7 +80,9 @@ def start_stack(
         **(extra_env or {}),
     }
     supervisor = Supervisor(env, log_dir=infra.data_dir / "logs")
-    stack = Stack(nats_url, database_url, f"http://{gateway.host}:{gateway.port}", supervisor, embedded)
+    stack = Stack(
+        nats_url, database_url, f"http://{gateway.host}:{gateway.port}", supervisor, embedded
+    )
     try:
         for name in PIPELINE_SERVICES:
             supervisor.start(name)
@@ -104,14 +110,22 @@ def wait_until_ready(gateway_url: str, supervisor: Supervisor, timeout: float = 
     raise TimeoutError(f"the gateway at {gateway_url} was not ready after {timeout:.0f} s")
 
 
-async def ensure_local_user(database_url: str, key_file: Path) -> str:
+def ensure_local_user(database_url: str, key_file: Path) -> str:
     """The API key of the local user, created (or re-keyed if its key file is lost) as needed."""
+    saved_key = key_file.read_text().strip() if key_file.exists() else None
+    key, is_new = asyncio.run(_local_user_key(database_url, saved_key))
+    if is_new:
+        key_file.write_text(key + "\n")
+        key_file.chmod(0o600)
+    return key
+
+
+async def _local_user_key(database_url: str, saved_key: str | None) -> tuple[str, bool]:
+    """The saved key if it is still the local user's, else a new one (True: it must be saved)."""
     conn = await asyncpg.connect(database_url)
     try:
-        if key_file.exists():
-            key = key_file.read_text().strip()
-            if await users.find_user_by_api_key(conn, api_key=key):
-                return key
+        if saved_key is not None and await users.find_user_by_api_key(conn, api_key=saved_key):
+            return saved_key, False
         existing = await users.find_user_by_name(conn, name=LOCAL_USER)
         if existing:
             key = await users.rotate_api_key(conn, user_id=existing.id)
@@ -119,6 +133,4 @@ async def ensure_local_user(database_url: str, key_file: Path) -> str:
             _, key = await users.create_user(conn, name=LOCAL_USER)
     finally:
         await conn.close()
-    key_file.write_text(key + "\n")
-    key_file.chmod(0o600)
-    return key
+    return key, True

@@ -8,6 +8,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 logger = logging.getLogger(__name__)
 
@@ -64,11 +65,11 @@ class Supervisor:
         self.processes.append(service)
         return service
 
-    def _log_file(self, name: str, replica: int):  # noqa: ANN202
+    def _log_file(self, name: str, replica: int) -> BinaryIO | None:
         if self.log_dir is None:
             return None
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        return open(self.log_dir / f"{name}-{replica}.log", "ab")  # noqa: SIM115
+        return open(self.log_dir / f"{name}-{replica}.log", "ab")
 
     def running(self, name: str) -> list[ServiceProcess]:
         return [p for p in self.processes if p.name == name and p.process.poll() is None]

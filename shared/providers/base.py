@@ -1,4 +1,4 @@
-"""The model roles of the pipeline, each a small interface; local and remote kinds implement them."""
+"""The pipeline's model roles, each a small interface; local and remote kinds implement them."""
 
 from dataclasses import dataclass
 from enum import StrEnum

@@ -18,8 +18,9 @@ def strategic_memo(rng: random.Random, index: int) -> str:
     for s in range(rng.randint(2, 6)):
         topic = rng.choice(TOPICS)
         body = " ".join(
-            rng.choice(DECISIONS).format(verb=rng.choice(VERBS), topic=topic,
-                                         n=rng.randint(3, 60), q=rng.randint(1, 4))
+            rng.choice(DECISIONS).format(
+                verb=rng.choice(VERBS), topic=topic, n=rng.randint(3, 60), q=rng.randint(1, 4)
+            )
             for _ in range(rng.randint(8, 25))
         )
         sections.append(f"## {topic.title()} decision {s + 1}\n\n{body}\n")
@@ -36,11 +37,14 @@ def factual_report(rng: random.Random, index: int) -> str:
 
 
 def log_file(rng: random.Random, index: int) -> str:
-    return "\n".join(
-        f"2025-01-{rng.randint(10, 28)} 10:{rng.randint(10, 59)}:00 INFO svc-{index} "
-        f"handled {rng.randint(1, 999)} requests in {rng.uniform(0.1, 9):.2f}s"
-        for _ in range(rng.randint(30, 150))
-    ) + "\n"
+    return (
+        "\n".join(
+            f"2025-01-{rng.randint(10, 28)} 10:{rng.randint(10, 59)}:00 INFO svc-{index} "
+            f"handled {rng.randint(1, 999)} requests in {rng.uniform(0.1, 9):.2f}s"
+            for _ in range(rng.randint(30, 150))
+        )
+        + "\n"
+    )
 
 
 def generate_corpus(count: int, seed: int = 7) -> list[tuple[str, bytes]]:

@@ -26,7 +26,9 @@ from tests.fixtures.transcripts import interview_transcript
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else float("nan")
+    return (
+        ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else float("nan")
+    )
 
 
 class EventLog:
@@ -36,6 +38,7 @@ class EventLog:
         self.delays: list[float] = []
         self.ready_at: dict[str, float] = {}
         self.failed: set[str] = set()
+        self.settled = asyncio.Event()  # set each time a file ends ready or failed
 
     async def follow(self, client: httpx.AsyncClient, started: asyncio.Event) -> None:
         async with client.stream("GET", "/v1/events", timeout=None) as response:
@@ -52,6 +55,8 @@ class EventLog:
             self.ready_at.setdefault(event["file_id"], time.monotonic())
         elif event["status"] == "failed":
             self.failed.add(event["file_id"])
+        if event["status"] in ("ready", "failed"):
+            self.settled.set()
 
 
 async def upload_all(
@@ -70,7 +75,8 @@ async def upload_all(
     begin = time.monotonic()
     await asyncio.gather(*(send(name, data) for name, data in corpus))
     while len(log.ready_at) + len(log.failed) < len(sent_at):
-        await asyncio.sleep(0.05)
+        log.settled.clear()
+        await log.settled.wait()
     return sent_at, begin
 
 
@@ -87,7 +93,8 @@ async def measure(url: str, database_url: str, corpus: list[tuple[str, bytes]]) 
         sent_at, begin = await upload_all(client, corpus, log)
         follower.cancel()
     chunks = await pool.fetchval(
-        "SELECT count(*) FROM file_chunks c JOIN users u ON u.id = c.user_id WHERE u.name LIKE 'bench-%'"
+        "SELECT count(*) FROM file_chunks c JOIN users u ON u.id = c.user_id"
+        " WHERE u.name LIKE 'bench-%'"
     )
     await pool.close()
     elapsed = max(log.ready_at.values()) - begin
@@ -124,12 +131,17 @@ async def transcript_latency(client: httpx.AsyncClient, runs: int = 3) -> float:
 
 def run(files: int, compressors: int) -> dict:
     with tempfile.TemporaryDirectory() as data_dir:
-        infra = InfraSettings(data_dir=Path(data_dir), nats_port=free_port(), nats_url="", database_url="")
+        infra = InfraSettings(
+            data_dir=Path(data_dir), nats_port=free_port(), nats_url="", database_url=""
+        )
         gateway = GatewaySettings(port=free_port(), max_upload_bytes=10 * 1024 * 1024)
-        stack = start_stack(infra, gateway, compressors=compressors,
-                            extra_env={"ARTISAN_DATA_DIR": data_dir})
+        stack = start_stack(
+            infra, gateway, compressors=compressors, extra_env={"ARTISAN_DATA_DIR": data_dir}
+        )
         try:
-            return asyncio.run(measure(stack.gateway_url, stack.database_url, generate_corpus(files)))
+            return asyncio.run(
+                measure(stack.gateway_url, stack.database_url, generate_corpus(files))
+            )
         finally:
             stack.stop()
 
@@ -141,9 +153,13 @@ def main() -> None:
     args = parser.parse_args()
     for compressors in args.compressors:
         result = run(args.files, compressors)
-        print(f"compressors={compressors}: " + ", ".join(
-            f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in result.items()
-        ), flush=True)
+        print(
+            f"compressors={compressors}: "
+            + ", ".join(
+                f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in result.items()
+            ),
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

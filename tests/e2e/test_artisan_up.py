@@ -1,4 +1,4 @@
-"""`artisan up` as a user runs it: start, upload a folder over HTTP, follow SSE, stop, start again."""
+"""`artisan up` as a user runs it: start, upload a folder, follow its SSE, stop, start again."""
 
 import json
 import os
@@ -144,7 +144,10 @@ def test_cli_uploads_a_folder_and_lists_it(artisan_env: dict[str, str], tmp_path
         names = write_folder(folder)
         (folder / "ignored.bin").write_bytes(b"\x00\x01")
         uploaded = subprocess.run(
-            [ARTISAN, "upload", str(folder)], env=artisan_env, capture_output=True, text=True,
+            [ARTISAN, "upload", str(folder)],
+            env=artisan_env,
+            capture_output=True,
+            text=True,
             timeout=120,
         )
         assert uploaded.returncode == 0, uploaded.stdout + uploaded.stderr

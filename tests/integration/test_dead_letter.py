@@ -2,6 +2,7 @@
 
 import asyncio
 import hashlib
+from collections.abc import Iterator
 
 import asyncpg
 import pytest
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 @pytest.fixture
-def fast_retries(monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201
+def fast_retries(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv("ARTISAN_MAX_DELIVERIES", "3")
     monkeypatch.setenv("ARTISAN_RETRY_DELAY_SECONDS", "0.05")
     pipeline_settings.cache_clear()
@@ -32,8 +33,12 @@ async def _new_file(db: asyncpg.Pool, label: str) -> FileUploaded:
     user, _ = await users.create_user(db, name=label)
     async with db.acquire() as conn:
         row, _ = await files.insert_file(
-            conn, user_id=user.id, filename=f"{label}.txt", media_type="text/plain",
-            content_hash=hashlib.sha256(label.encode()).hexdigest(), data=label.encode(),
+            conn,
+            user_id=user.id,
+            filename=f"{label}.txt",
+            media_type="text/plain",
+            content_hash=hashlib.sha256(label.encode()).hexdigest(),
+            data=label.encode(),
         )
     return FileUploaded(file_id=row["id"], user_id=user.id, attempt=1)
 
@@ -96,7 +101,6 @@ async def test_permanent_errors_fail_the_file_at_once(
     assert deliveries == [1]
     row = await db.fetchrow("SELECT status, error_message FROM files WHERE id = $1", event.file_id)
     assert (row["status"], row["error_message"]) == ("failed", "looks like binary data")
-
 
 
 async def test_a_message_whose_consumer_keeps_dying_fails_its_file(

@@ -12,7 +12,9 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 async def test_every_migration_is_recorded_and_reapplying_changes_nothing(
     system: Stack, db: asyncpg.Pool
 ) -> None:
-    recorded = [r["name"] for r in await db.fetch("SELECT name FROM schema_migrations ORDER BY name")]
+    recorded = [
+        r["name"] for r in await db.fetch("SELECT name FROM schema_migrations ORDER BY name")
+    ]
     assert recorded == [p.name for p in migration_files()]
     assert await apply_migrations(system.database_url) == []
 

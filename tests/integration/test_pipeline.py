@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 from shared.launcher.stack import Stack
+from tests.conftest import ClientFactory
 from tests.fixtures import documents
 from tests.helpers import assert_exact_coverage, upload, wait_for_status
 
@@ -55,7 +56,7 @@ async def test_reupload_is_deduplicated_and_not_processed_again(
     assert rows == 1
 
 
-async def test_same_content_from_two_users_is_two_files(make_client) -> None:  # noqa: ANN001
+async def test_same_content_from_two_users_is_two_files(make_client: ClientFactory) -> None:
     alice, bob = await make_client(), await make_client()
     a = await upload(alice, "shared.md", "# Shared\n\nThe same words, uploaded twice.\n")
     b = await upload(bob, "shared.md", "# Shared\n\nThe same words, uploaded twice.\n")

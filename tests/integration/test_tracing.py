@@ -1,5 +1,6 @@
 """One upload is one trace: from the POST through every service hop, exported over OTLP."""
 
+import asyncio
 import threading
 import time
 from collections import defaultdict
@@ -41,7 +42,7 @@ class OtlpCollector(ThreadingHTTPServer):
 class _OtlpHandler(BaseHTTPRequestHandler):
     server: OtlpCollector
 
-    def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+    def do_POST(self) -> None:  # http.server's naming
         request = ExportTraceServiceRequest()
         request.ParseFromString(self.rfile.read(int(self.headers["Content-Length"])))
         for resource_spans in request.resource_spans:
@@ -69,7 +70,9 @@ def collector() -> Iterator[OtlpCollector]:
 
 
 @pytest.fixture(scope="module")
-def traced_system(tmp_path_factory: pytest.TempPathFactory, collector: OtlpCollector) -> Iterator[Stack]:
+def traced_system(
+    tmp_path_factory: pytest.TempPathFactory, collector: OtlpCollector
+) -> Iterator[Stack]:
     data_dir: Path = tmp_path_factory.mktemp("traced")
     infra = InfraSettings(data_dir=data_dir, nats_port=free_port(), nats_url="", database_url="")
     env = {
@@ -94,15 +97,14 @@ async def test_one_upload_is_one_trace_across_every_service(
             "/v1/files", files=[("files", ("memo.md", documents.markdown().encode()))]
         )
         file_id = response.json()["items"][0]["id"]
-        with httpx.Client(base_url=traced_system.gateway_url, headers=headers) as sync_client:
-            with sync_client.stream("GET", f"/v1/files/{file_id}/events", timeout=30) as events:
-                for _ in events.iter_lines():
-                    pass  # the single-file stream ends when the file is ready
+        async with client.stream("GET", f"/v1/files/{file_id}/events", timeout=30) as events:
+            async for _ in events.aiter_lines():
+                pass  # the single-file stream ends when the file is ready
     wanted = {f"artisan-{s}" for s in ("gateway", "extractor", "chunker", "compressor", "embedder")}
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         if any(wanted <= services for services in collector.services_by_trace().values()):
             break
-        time.sleep(0.1)
+        await asyncio.sleep(0.1)
     traces = collector.services_by_trace()
     assert any(wanted <= services for services in traces.values()), dict(traces)

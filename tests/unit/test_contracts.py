@@ -35,7 +35,9 @@ def test_chunk_progress_spans_50_to_95_and_never_exceeds_it() -> None:
     assert chunk_progress(6, 12) == 72
     assert chunk_progress(12, 12) == 95
     assert chunk_progress(20, 12) == 95
-    assert [chunk_progress(i, 7) for i in range(8)] == sorted(chunk_progress(i, 7) for i in range(8))
+    assert [chunk_progress(i, 7) for i in range(8)] == sorted(
+        chunk_progress(i, 7) for i in range(8)
+    )
 
 
 def test_stage_messages_read_like_the_design() -> None:

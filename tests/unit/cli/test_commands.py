@@ -13,7 +13,9 @@ from uuid import uuid4
 import httpx
 import pytest
 
-from shared.cli import client
+from shared.cli import client, upload
+from shared.cli.progress_view import LineView
+from shared.cli.tracker import FileState
 from shared.config import gateway_settings, infra_settings
 from shared.launcher.embedded import free_port
 
@@ -122,13 +124,13 @@ def make_files(root: Path, *names: str) -> list[Path]:
 
 async def follow(
     gateway: FakeGateway, paths: list[Path], poll_seconds: float = 3.0
-) -> tuple[list[client.FileState], str]:
-    states = [client.FileState(path) for path in paths]
+) -> tuple[list[FileState], str]:
+    states = [FileState(path) for path in paths]
     out = io.StringIO()
     transport = httpx.MockTransport(gateway)
     async with httpx.AsyncClient(transport=transport, base_url="http://artisan") as http:
-        view = client.LineView(states, out)
-        await asyncio.wait_for(client.upload_and_follow(http, states, view, poll_seconds), 5)
+        view = LineView(states, out)
+        await asyncio.wait_for(upload.upload_and_follow(http, states, view, poll_seconds), 5)
     return states, out.getvalue()
 
 
@@ -170,7 +172,7 @@ def test_upload_prints_a_summary_and_fails_when_any_file_failed(
     monkeypatch.setenv("ARTISAN_API_KEY", "key")
     fake_http(monkeypatch, FakeGateway())
     make_files(tmp_path, "good.md", "bad.md", "photo.png")
-    assert client.upload([tmp_path]) == 1
+    assert upload.upload([tmp_path]) == 1
     output = capsys.readouterr().out
     assert "1 ready, 1 failed" in output
     assert "bad.md — Failed: binary data, not text" in output
@@ -182,14 +184,14 @@ def test_upload_succeeds_when_every_file_is_ready(
 ) -> None:
     monkeypatch.setenv("ARTISAN_API_KEY", "key")
     fake_http(monkeypatch, FakeGateway())
-    assert client.upload(make_files(tmp_path, "a.md", "b.md")) == 0
+    assert upload.upload(make_files(tmp_path, "a.md", "b.md")) == 0
     assert "2 ready, 0 failed" in capsys.readouterr().out
 
 
 def test_upload_with_nothing_to_send_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert client.upload([tmp_path / "missing.md"]) == 1
+    assert upload.upload([tmp_path / "missing.md"]) == 1
     assert capsys.readouterr().out.splitlines() == [
         f"not found: {tmp_path / 'missing.md'}",
         "nothing to upload",
@@ -207,7 +209,7 @@ def test_a_refused_stream_stops_before_anything_is_uploaded(
         return httpx.Response(401, json={"detail": "invalid API key"})
 
     fake_http(monkeypatch, refuse)
-    assert client.upload(make_files(tmp_path, "a.md")) == 1
+    assert upload.upload(make_files(tmp_path, "a.md")) == 1
     assert capsys.readouterr().err == "error: invalid API key\n"
     assert requests == ["GET"]
 

@@ -2,7 +2,8 @@
 
 from pathlib import Path
 
-from shared.cli.client import Discovery, discover, skipped_lines
+from shared.cli.discovery import Discovery, discover
+from shared.cli.upload import skipped_lines
 
 EXTENSIONS = (".md", ".txt", ".pdf")
 

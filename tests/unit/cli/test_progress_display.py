@@ -5,9 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from shared.cli import client
-from shared.cli.client import (
-    FileState,
+from shared.cli import progress_view
+from shared.cli.progress_view import (
     LineView,
     TerminalView,
     fit,
@@ -16,6 +15,7 @@ from shared.cli.client import (
     progress_line,
     redraw,
 )
+from shared.cli.tracker import FileState
 
 
 @pytest.mark.parametrize(
@@ -57,7 +57,7 @@ def test_redraw_keeps_lines_narrower_than_the_terminal() -> None:
 
 @pytest.fixture
 def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(client.shutil, "get_terminal_size", lambda: (80, 24))
+    monkeypatch.setattr(progress_view.shutil, "get_terminal_size", lambda: (80, 24))
 
 
 @pytest.mark.usefixtures("terminal")
@@ -67,7 +67,7 @@ def test_terminal_view_redraws_unfinished_files_in_place_and_prints_finished_one
     view = TerminalView(states, out)
     view.tick()
     first = out.getvalue()
-    assert first.startswith(client.CURSOR_HIDE) and first.count("Uploading…") == 2
+    assert first.startswith(progress_view.CURSOR_HIDE) and first.count("Uploading…") == 2
 
     states[0].apply({"status": "ready", "stage": "ready", "progress": 100, "message": "Ready"})
     view.changed(states[0])
@@ -82,7 +82,7 @@ def test_terminal_view_redraws_unfinished_files_in_place_and_prints_finished_one
     assert third.startswith("\x1b[1F") and "a.md" not in third  # the finished file stays put
 
     view.close()
-    assert out.getvalue().endswith(client.CURSOR_SHOW)
+    assert out.getvalue().endswith(progress_view.CURSOR_SHOW)
 
 
 @pytest.mark.usefixtures("terminal")
@@ -95,7 +95,7 @@ def test_terminal_view_draws_nothing_when_closed_before_it_started() -> None:
 def test_terminal_view_shows_what_fits_when_files_outnumber_the_rows(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(client.shutil, "get_terminal_size", lambda: (80, 10))
+    monkeypatch.setattr(progress_view.shutil, "get_terminal_size", lambda: (80, 10))
     out = io.StringIO()
     view = TerminalView([FileState(Path(f"f{i}.md")) for i in range(30)], out)
     view.tick()

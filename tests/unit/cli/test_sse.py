@@ -1,6 +1,6 @@
 """The text/event-stream parser the upload command reads progress with."""
 
-from shared.cli.client import ServerSentEvent, SseParser
+from shared.cli.sse import ServerSentEvent, SseParser
 
 
 def feed_all(parser: SseParser, text: str) -> list[ServerSentEvent]:

@@ -3,13 +3,8 @@
 from pathlib import Path
 from typing import Any
 
-from shared.cli.client import (
-    FileState,
-    Tracker,
-    event_from_record,
-    interrupted_message,
-    summary_lines,
-)
+from shared.cli.tracker import FileState, Tracker, event_from_record
+from shared.cli.upload import interrupted_message, summary_lines
 
 
 class RecordingView:
