@@ -39,9 +39,9 @@ def create_app(
         hub = ProgressHub()
         # per-message logs at DEBUG: progress events are frequent and carry no news for operators
         broker = create_broker(infra.nats_url, log_level=logging.DEBUG)
-        connect_hub(broker, hub)
         pool = await create_pool(infra.database_url)
         await broker.start()
+        await connect_hub(broker, hub)
         await ensure_stream(broker)
         app.state.pool, app.state.broker, app.state.hub = pool, broker, hub
         try:

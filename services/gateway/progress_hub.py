@@ -7,16 +7,20 @@ its backlog (and is told to re-read the database, which is the truth) instead of
 
 import asyncio
 import enum
+import logging
 from collections import defaultdict, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from uuid import UUID
 
-from faststream.nats import NatsBroker, NatsMessage
+from faststream.nats import NatsBroker
+from nats.aio.msg import Msg
+from pydantic import ValidationError
 
 from shared.contracts import PROGRESS_PREFIX, ProgressEvent, progress_wildcard
 
 DEFAULT_CAPACITY = 256
+logger = logging.getLogger(__name__)
 
 
 class Signal(enum.Enum):
@@ -116,12 +120,23 @@ def user_id_from_subject(subject: str) -> UUID | None:
         return None
 
 
-def connect_hub(broker: NatsBroker, hub: ProgressHub) -> None:
-    """Feed the hub from NATS; call before the broker starts."""
+async def connect_hub(broker: NatsBroker, hub: ProgressHub) -> None:
+    """Feed the hub from NATS; call after the broker has started.
 
-    # no queue group: every gateway replica must see every event for its own clients
-    @broker.subscriber(progress_wildcard(), title="gateway-progress")
-    async def on_progress(event: ProgressEvent, msg: NatsMessage) -> None:
-        user_id = user_id_from_subject(msg.raw_message.subject)
-        if user_id is not None:
-            hub.publish(user_id, event)
+    A plain nats-py callback rather than a FastStream subscriber: handing an event on never
+    awaits, so a busy event loop (many uploads at once) cannot make events queue up behind
+    the middleware stack's awaits. No queue group: every gateway replica sees every event.
+    """
+
+    async def on_progress(msg: Msg) -> None:
+        user_id = user_id_from_subject(msg.subject)
+        if user_id is None:
+            return
+        try:
+            event = ProgressEvent.model_validate_json(msg.data)
+        except ValidationError:
+            logger.warning("ignored a malformed progress event on %s", msg.subject)
+            return
+        hub.publish(user_id, event)
+
+    await broker.connection.subscribe(progress_wildcard(), cb=on_progress)
