@@ -1,20 +1,25 @@
-"""What every pipeline step shares: bounded retries that end in a failed file, progress fan-out."""
+"""What every pipeline step shares: its consumer, bounded retries that end in a failed file,
+stale-event drops and progress fan-out."""
 
 import logging
-from collections.abc import Awaitable, Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar, get_type_hints
 
 import asyncpg
+from faststream import Context
 from faststream.exceptions import NackMessage
-from faststream.nats import NatsBroker, NatsMessage
+from faststream.nats import NatsBroker, NatsMessage, NatsRouter
 
-from shared.bus import publish_progress
+from shared.bus import publish_progress, work_queue
 from shared.config import pipeline_settings
-from shared.contracts import FileEvent
+from shared.contracts import Consumer, FileEvent, Subject
 from shared.db import files
 from shared.progress import progress_event
 
 logger = logging.getLogger(__name__)
+E = TypeVar("E", bound=FileEvent)
+# a pipeline step: the work one event asks for, given the pool and the broker to publish on
+Step = Callable[[E, asyncpg.Pool, NatsBroker], Awaitable[None]]
 
 
 class PermanentError(Exception):
@@ -33,16 +38,21 @@ async def fail_file(pool: asyncpg.Pool, broker: NatsBroker, event: FileEvent, re
 
 
 async def run_step(
-    step: Awaitable[None],
+    step: "Step[Any]",
     *,
     event: FileEvent,
     msg: NatsMessage,
     pool: asyncpg.Pool,
     broker: NatsBroker,
 ) -> None:
-    """Run a handler's work; retry transient errors, then fail the file with the reason."""
+    """Run a step for its event; retry transient errors, then fail the file with the reason.
+
+    Events of a file that was deleted, has finished, or was retried since are dropped.
+    """
+    if not await files.is_current_attempt(pool, file_id=event.file_id, attempt=event.attempt):
+        return
     try:
-        await step
+        await step(event, pool, broker)
     except PermanentError as exc:
         await fail_file(pool, broker, event, str(exc))
     except Exception as exc:
@@ -52,3 +62,26 @@ async def run_step(
             raise NackMessage(delay=pipeline_settings().retry_delay_seconds * deliveries) from exc
         logger.exception("giving up on %s after %d deliveries", event.file_id, deliveries)
         await fail_file(pool, broker, event, f"{type(exc).__name__}: {exc}")
+
+
+def consumes(
+    router: NatsRouter, subject: Subject, consumer: Consumer
+) -> Callable[["Step[E]"], "Step[E]"]:
+    """Register a step as the durable consumer of a subject (its event type from its hints)."""
+
+    def register(step: "Step[E]") -> "Step[E]":
+        event_type = get_type_hints(step)["event"]
+
+        async def handler(
+            event: event_type,  # type: ignore[valid-type]
+            msg: NatsMessage,
+            pool: asyncpg.Pool = Context("pool"),
+            broker: NatsBroker = Context("broker"),
+        ) -> None:
+            await run_step(step, event=event, msg=msg, pool=pool, broker=broker)
+
+        handler.__name__ = handler.__qualname__ = f"on_{subject.replace('.', '_')}"
+        router.subscriber(subject, **work_queue(consumer), title=f"{consumer}:{subject}")(handler)
+        return step
+
+    return register

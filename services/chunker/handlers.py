@@ -1,14 +1,13 @@
 """file.extracted → classify + logical chunks → chunk.ready.strategic / chunk.ready.factual."""
 
 import asyncpg
-from faststream import Context
-from faststream.nats import NatsBroker, NatsMessage, NatsRouter
+from faststream.nats import NatsBroker, NatsRouter
 
 from services.chunker.chunks import plan_chunks
-from shared.bus import publish_event, work_queue
+from shared.bus import publish_event
 from shared.contracts import ChunkReady, Consumer, FileExtracted, Subject
 from shared.db import chunks, files
-from shared.pipeline import announce, run_step
+from shared.pipeline import announce, consumes
 from shared.providers import registry
 from shared.providers.base import ChunkType
 
@@ -20,19 +19,8 @@ READY_SUBJECT = {
 }
 
 
-@router.subscriber(Subject.FILE_EXTRACTED, **work_queue(Consumer.CHUNKER))
-async def on_file_extracted(
-    event: FileExtracted,
-    msg: NatsMessage,
-    pool: asyncpg.Pool = Context("pool"),
-    broker: NatsBroker = Context("broker"),
-) -> None:
-    await run_step(chunk_file(event, pool, broker), event=event, msg=msg, pool=pool, broker=broker)
-
-
+@consumes(router, Subject.FILE_EXTRACTED, Consumer.CHUNKER)
 async def chunk_file(event: FileExtracted, pool: asyncpg.Pool, broker: NatsBroker) -> None:
-    if not await files.is_current_attempt(pool, file_id=event.file_id, attempt=event.attempt):
-        return
     text = await files.load_text(pool, user_id=event.user_id, file_id=event.file_id)
     if text is None:
         return

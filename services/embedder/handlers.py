@@ -1,36 +1,15 @@
 """chunk.compressed / chunk.ready.factual → embedding → progress; the last chunk → file.ready."""
 
 import asyncpg
-from faststream import Context
-from faststream.nats import NatsBroker, NatsMessage, NatsRouter
+from faststream.nats import NatsBroker, NatsRouter
 
-from shared.bus import publish_event, work_queue
+from shared.bus import publish_event
 from shared.contracts import ChunkEvent, Consumer, FileReady, Subject
 from shared.db import chunks, files
-from shared.pipeline import announce, run_step
+from shared.pipeline import announce, consumes
 from shared.providers import registry
 
 router = NatsRouter()
-
-
-@router.subscriber(Subject.CHUNK_COMPRESSED, **work_queue(Consumer.EMBEDDER_COMPRESSED))
-async def on_chunk_compressed(
-    event: ChunkEvent,
-    msg: NatsMessage,
-    pool: asyncpg.Pool = Context("pool"),
-    broker: NatsBroker = Context("broker"),
-) -> None:
-    await run_step(embed_chunk(event, pool, broker), event=event, msg=msg, pool=pool, broker=broker)
-
-
-@router.subscriber(Subject.CHUNK_READY_FACTUAL, **work_queue(Consumer.EMBEDDER_FACTUAL))
-async def on_chunk_ready_factual(
-    event: ChunkEvent,
-    msg: NatsMessage,
-    pool: asyncpg.Pool = Context("pool"),
-    broker: NatsBroker = Context("broker"),
-) -> None:
-    await run_step(embed_chunk(event, pool, broker), event=event, msg=msg, pool=pool, broker=broker)
 
 
 def embedding_input(chunk: asyncpg.Record) -> str:
@@ -40,9 +19,9 @@ def embedding_input(chunk: asyncpg.Record) -> str:
     return f"{chunk['title']}\n{chunk['text']}"
 
 
+@consumes(router, Subject.CHUNK_COMPRESSED, Consumer.EMBEDDER_COMPRESSED)
+@consumes(router, Subject.CHUNK_READY_FACTUAL, Consumer.EMBEDDER_FACTUAL)
 async def embed_chunk(event: ChunkEvent, pool: asyncpg.Pool, broker: NatsBroker) -> None:
-    if not await files.is_current_attempt(pool, file_id=event.file_id, attempt=event.attempt):
-        return
     chunk = await chunks.get_chunk(pool, chunk_id=event.chunk_id)
     if chunk is None:
         return

@@ -3,33 +3,19 @@
 import asyncio
 
 import asyncpg
-from faststream import Context
-from faststream.nats import NatsBroker, NatsMessage, NatsRouter
+from faststream.nats import NatsBroker, NatsRouter
 
-from shared.bus import publish_event, work_queue
+from shared.bus import publish_event
 from shared.contracts import Consumer, FileExtracted, FileUploaded, Subject
 from shared.db import files
 from shared.extraction import ExtractionError, extract_text
-from shared.pipeline import PermanentError, announce, run_step
+from shared.pipeline import PermanentError, announce, consumes
 
 router = NatsRouter()
 
 
-@router.subscriber(Subject.FILE_UPLOADED, **work_queue(Consumer.EXTRACTOR))
-async def on_file_uploaded(
-    event: FileUploaded,
-    msg: NatsMessage,
-    pool: asyncpg.Pool = Context("pool"),
-    broker: NatsBroker = Context("broker"),
-) -> None:
-    await run_step(
-        extract_file(event, pool, broker), event=event, msg=msg, pool=pool, broker=broker
-    )
-
-
+@consumes(router, Subject.FILE_UPLOADED, Consumer.EXTRACTOR)
 async def extract_file(event: FileUploaded, pool: asyncpg.Pool, broker: NatsBroker) -> None:
-    if not await files.is_current_attempt(pool, file_id=event.file_id, attempt=event.attempt):
-        return
     upload = await files.load_upload(pool, file_id=event.file_id)
     if upload is None:
         return

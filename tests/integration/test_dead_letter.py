@@ -54,7 +54,7 @@ async def _run_failing_consumer(
     subject = f"file.dead-letter-test.{consumer}"
     options["config"].filter_subject = subject
 
-    async def always_fails() -> None:
+    async def always_fails(*_: object) -> None:
         raise error
 
     @broker.subscriber(subject, **options)
@@ -62,7 +62,7 @@ async def _run_failing_consumer(
         event: FileUploaded, msg: NatsMessage, broker: NatsBroker = Context("broker")
     ) -> None:
         deliveries.append(msg.raw_message.metadata.num_delivered)
-        await run_step(always_fails(), event=event, msg=msg, pool=db, broker=broker)
+        await run_step(always_fails, event=event, msg=msg, pool=db, broker=broker)
 
     await broker.start()
     try:
