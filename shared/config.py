@@ -2,8 +2,9 @@
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -34,8 +35,65 @@ class PipelineSettings(_ArtisanSettings):
     max_deliveries: int = Field(5, description="deliveries before a message fails its file")
     ack_wait_seconds: float = Field(60.0, description="redelivery delay of an unacked message")
     retry_delay_seconds: float = Field(0.5, description="delay before a failed message returns")
-    embedding_dim: int = Field(1024, description="dimension of stored embeddings")
+
+
+# USD per million tokens (input, output); extend with ARTISAN_PRICES='{"model": [in, out]}'
+DEFAULT_PRICES = {
+    "accounts/fireworks/models/qwen3-235b-a22b": (0.22, 0.88),
+    "gpt-4o-mini": (0.15, 0.60),
+    "voyage-3-large": (0.18, 0.0),
+    "text-embedding-3-small": (0.02, 0.0),
+}
+
+
+class ModelSettings(_ArtisanSettings):
+    """Which models serve the pipeline; with no key or URL set, everything runs offline."""
+
+    llm_base_url: str = Field("", description="OpenAI-compatible endpoint; empty = local models")
+    llm_api_key: SecretStr | None = Field(None, description="key for the chat endpoint")
+    llm_model: str = Field("accounts/fireworks/models/qwen3-235b-a22b")
+    llm_timeout_seconds: float = Field(120.0, description="per model call")
+    llm_max_retries: int = Field(3, description="retries on 429/5xx/timeouts, with back-off")
+    llm_concurrency: int = Field(8, description="model calls in flight per process")
+    embed_provider: Literal["local", "voyage", "openai"] | None = Field(
+        None, description="default: voyage with a Voyage key, openai with an OpenAI key, else local"
+    )
+    voyage_api_key: SecretStr | None = None
+    voyage_base_url: str = ""
+    voyage_model: str = "voyage-3-large"
+    openai_api_key: SecretStr | None = None
+    openai_base_url: str = ""
+    openai_embed_model: str = "text-embedding-3-small"
+    embed_batch_size: int = Field(64, description="texts per embeddings request")
+    local_embed_dim: int = Field(1024, description="dimension of the offline embedder")
     target_chunk_words: int = Field(350, description="local chunker's preferred chunk size")
+    prices: dict[str, tuple[float, float]] = Field(
+        default_factory=dict, description="extra or overriding DEFAULT_PRICES entries"
+    )
+
+    def cost_usd(self, model: str, prompt_tokens: int, completion_tokens: int) -> float:
+        """Estimated cost of one call from the price table (0 for unknown and local models)."""
+        per_input, per_output = {**DEFAULT_PRICES, **self.prices}.get(model, (0.0, 0.0))
+        return (prompt_tokens * per_input + completion_tokens * per_output) / 1_000_000
+
+    @property
+    def remote_llm(self) -> bool:
+        return bool(self.llm_base_url or self.llm_api_key)
+
+    @property
+    def embedder_kind(self) -> str:
+        if self.embed_provider:
+            return self.embed_provider
+        if self.voyage_api_key:
+            return "voyage"
+        if self.openai_api_key:
+            return "openai"
+        return "local"
+
+
+@lru_cache
+def model_settings() -> ModelSettings:
+    return ModelSettings()
 
 
 @lru_cache

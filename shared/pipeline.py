@@ -15,6 +15,7 @@ from shared.config import pipeline_settings
 from shared.contracts import Consumer, FileEvent, Subject
 from shared.db import files
 from shared.progress import progress_event
+from shared.providers.usage import WorkContext, working_on
 
 logger = logging.getLogger(__name__)
 E = TypeVar("E", bound=FileEvent)
@@ -52,7 +53,8 @@ async def run_step(
     if not await files.is_current_attempt(pool, file_id=event.file_id, attempt=event.attempt):
         return
     try:
-        await step(event, pool, broker)
+        with working_on(WorkContext(user_id=event.user_id, file_id=event.file_id)):
+            await step(event, pool, broker)
     except PermanentError as exc:
         await fail_file(pool, broker, event, str(exc))
     except Exception as exc:

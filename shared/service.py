@@ -9,7 +9,9 @@ from faststream.nats import NatsRouter
 from shared.bus import create_broker
 from shared.config import infra_settings
 from shared.db import create_pool
+from shared.db.model_calls import database_sink
 from shared.dead_letters import router as dead_letters
+from shared.providers.usage import set_usage_sink
 from shared.telemetry import setup_logging, setup_telemetry
 
 logger = logging.getLogger(__name__)
@@ -31,7 +33,9 @@ def create_service(name: str, router: NatsRouter) -> FastStream:
 
     @app.on_startup
     async def open_pool() -> None:
-        app.context.set_global("pool", await create_pool(settings.database_url))
+        pool = await create_pool(settings.database_url)
+        app.context.set_global("pool", pool)
+        set_usage_sink(database_sink(pool))
 
     @app.after_shutdown
     async def close_pool() -> None:

@@ -1,8 +1,14 @@
-"""The pipeline's model roles, each a small interface; local and remote kinds implement them."""
+"""The model roles, each a small interface; local (offline) and remote implementations are siblings.
 
-from dataclasses import dataclass
+Roles: classify, chunk, compress (Artisan Cut 2A), verify (2B), summarise, embed — and, for
+conversation turns, the same 2A/2B on a turn. The chat answer role arrives with the chat service.
+"""
+
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal, Protocol
+
+from pydantic import BaseModel, Field
 
 
 class FileType(StrEnum):
@@ -18,11 +24,12 @@ class ChunkType(StrEnum):
 
 @dataclass(frozen=True)
 class ChunkSpan:
-    """A logical chunk proposed for a text: [start, end) character offsets and a title."""
+    """A logical chunk of a text: [start, end) character offsets, a title and a short summary."""
 
     start: int
     end: int
     title: str
+    summary: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -32,6 +39,20 @@ class ArtisanCut:
     chunk_essence: str
     decision_arc_summary: str  # 50-150 characters: the search key
     salience_score: int  # 1-10
+
+
+class TurnCut(BaseModel):
+    """The Artisan Cut of a conversation turn (seed 002), what the journal stores."""
+
+    boss_essence: str = Field(description="what the user said, compressed")
+    persona_name: str = Field(description="the persona that answered")
+    persona_essence: str = Field(description="what the persona answered, compressed")
+    decision_arc_summary: str = Field(description="50-150 characters: the search key")
+    salience_score: int = Field(ge=1, le=10)
+    is_instruction: bool = Field(False, description="the user gave a lasting behavioural directive")
+    instruction_scope: str | None = Field(
+        None, description="'global' or the persona's name when is_instruction, else null"
+    )
 
 
 class Classifier(Protocol):
@@ -47,7 +68,29 @@ class Chunker(Protocol):
 
 
 class Compressor(Protocol):
+    """Artisan Cut call 2A: compress."""
+
     async def compress(self, text: str, title: str) -> ArtisanCut: ...
+
+    async def compress_turn(self, user_message: str, ai_response: str, persona: str) -> TurnCut: ...
+
+
+class Verifier(Protocol):
+    """Artisan Cut call 2B: check a cut against its source and correct it."""
+
+    async def verify(self, text: str, title: str, cut: ArtisanCut) -> ArtisanCut: ...
+
+    async def verify_turn(
+        self, user_message: str, ai_response: str, persona: str, cut: TurnCut
+    ) -> TurnCut: ...
+
+
+class Summariser(Protocol):
+    async def summarise_section(self, text: str, title: str) -> str: ...
+
+    async def summarise_file(self, filename: str, sections: list[tuple[str, str]]) -> str:
+        """A whole-file summary from (title, section summary) pairs in document order."""
+        ...
 
 
 class Embedder(Protocol):

@@ -2,7 +2,7 @@
 
 from functools import lru_cache
 
-from shared.config import pipeline_settings
+from shared.config import model_settings
 from shared.providers.base import Chunker, Classifier, Compressor, Embedder
 
 
@@ -17,7 +17,7 @@ def classifier() -> Classifier:
 def chunker() -> Chunker:
     from shared.providers.local import LocalChunker
 
-    return LocalChunker(target_words=pipeline_settings().target_chunk_words)
+    return LocalChunker(target_words=model_settings().target_chunk_words)
 
 
 @lru_cache
@@ -31,4 +31,4 @@ def compressor() -> Compressor:
 def embedder() -> Embedder:
     from shared.providers.local import LocalEmbedder
 
-    return LocalEmbedder(dimension=pipeline_settings().embedding_dim)
+    return LocalEmbedder(dimension=model_settings().local_embed_dim)
