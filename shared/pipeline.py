@@ -14,6 +14,7 @@ from shared.bus import publish_progress, work_queue
 from shared.config import pipeline_settings
 from shared.contracts import Consumer, FileEvent, Subject
 from shared.db import files
+from shared.errors import PermanentError
 from shared.progress import progress_event
 from shared.providers.usage import WorkContext, working_on
 
@@ -21,10 +22,6 @@ logger = logging.getLogger(__name__)
 E = TypeVar("E", bound=FileEvent)
 # a pipeline step: the work one event asks for, given the pool and the broker to publish on
 Step = Callable[[E, asyncpg.Pool, NatsBroker], Awaitable[None]]
-
-
-class PermanentError(Exception):
-    """Retrying cannot help (bad input); the message says what the user can do."""
 
 
 async def announce(broker: NatsBroker, row: Mapping[str, Any] | None) -> None:

@@ -8,8 +8,9 @@ from faststream.nats import NatsBroker, NatsRouter
 from shared.bus import publish_event
 from shared.contracts import Consumer, FileExtracted, FileUploaded, Subject
 from shared.db import files
+from shared.errors import PermanentError
 from shared.extraction import ExtractionError, extract_text
-from shared.pipeline import PermanentError, announce, consumes
+from shared.pipeline import announce, consumes
 
 router = NatsRouter()
 

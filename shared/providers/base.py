@@ -6,9 +6,11 @@ conversation turns, the same 2A/2B on a turn. The chat answer role arrives with 
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal, Protocol
+from typing import Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, Field
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 class FileType(StrEnum):
@@ -99,3 +101,16 @@ class Embedder(Protocol):
     async def embed(
         self, texts: list[str], input_type: Literal["document", "query"] = "document"
     ) -> list[list[float]]: ...
+
+
+class ChatModel(Protocol):
+    """A chat model that answers with JSON validated against a pydantic model."""
+
+    provider: str
+    model: str
+
+    async def complete_json(
+        self, *, role: str, system: str, user: str, schema: type[ModelT]
+    ) -> ModelT:
+        """One validated answer; `role` names the pipeline role for the usage record."""
+        ...

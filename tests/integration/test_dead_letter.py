@@ -14,8 +14,9 @@ from shared.bus import STREAM, create_broker, work_queue
 from shared.config import pipeline_settings
 from shared.contracts import Consumer, FileUploaded
 from shared.db import files, users
+from shared.errors import PermanentError
 from shared.launcher.stack import Stack
-from shared.pipeline import PermanentError, run_step
+from shared.pipeline import run_step
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

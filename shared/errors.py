@@ -1,0 +1,15 @@
+"""Errors that cross module boundaries and decide how the pipeline treats a failure."""
+
+
+class PermanentError(Exception):
+    """Retrying cannot help (bad input, a model that keeps answering wrongly); the message says
+    what happened and what the user can do."""
+
+
+class ModelOutputError(PermanentError):
+    """The model's answer failed validation, also after one repair attempt."""
+
+
+class ModelUnavailableError(Exception):
+    """The model endpoint did not answer usefully (timeouts, 429/5xx) after the client's own
+    retries; transient, so the bus redelivers the message before the file fails."""
