@@ -17,6 +17,7 @@ class Subject(StrEnum):
     CHUNK_READY_STRATEGIC = "chunk.ready.strategic"
     CHUNK_READY_FACTUAL = "chunk.ready.factual"
     CHUNK_COMPRESSED = "chunk.compressed"
+    FILE_EMBEDDED = "file.embedded"  # every chunk stored: time for the whole-file summary
     FILE_READY = "file.ready"
 
 
@@ -28,6 +29,7 @@ class Consumer(StrEnum):
     COMPRESSOR = "compressor"
     EMBEDDER_COMPRESSED = "embedder-compressed"
     EMBEDDER_FACTUAL = "embedder-factual"
+    SUMMARISER = "summariser"
 
 
 def progress_subject(user_id: UUID | str, file_id: UUID | str) -> str:
@@ -56,6 +58,10 @@ class FileUploaded(FileEvent):
 
 
 class FileExtracted(FileEvent):
+    pass
+
+
+class FileEmbedded(FileEvent):
     pass
 
 

@@ -13,3 +13,8 @@ class ModelOutputError(PermanentError):
 class ModelUnavailableError(Exception):
     """The model endpoint did not answer usefully (timeouts, 429/5xx) after the client's own
     retries; transient, so the bus redelivers the message before the file fails."""
+
+
+class ConfigurationChanged(RuntimeError):
+    """The shared configuration moved on while this process ran (e.g. `artisan reembed`); the
+    pipeline puts the message back and stops the process, whose restart checks the settings."""

@@ -2,6 +2,8 @@
 stale-event drops and progress fan-out."""
 
 import logging
+import os
+import signal
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar, get_type_hints
 
@@ -14,7 +16,7 @@ from shared.bus import publish_progress, work_queue
 from shared.config import pipeline_settings
 from shared.contracts import Consumer, FileEvent, Subject
 from shared.db import files
-from shared.errors import PermanentError
+from shared.errors import ConfigurationChanged, PermanentError
 from shared.progress import progress_event
 from shared.providers.usage import WorkContext, working_on
 
@@ -54,6 +56,12 @@ async def run_step(
             await step(event, pool, broker)
     except PermanentError as exc:
         await fail_file(pool, broker, event, str(exc))
+    except ConfigurationChanged as exc:
+        # not the file's fault: hand the message back and stop; the restarted process checks
+        # its configuration at start-up and says what to fix
+        logger.error("stopping: %s", exc)
+        os.kill(os.getpid(), signal.SIGTERM)
+        raise NackMessage(delay=1.0) from exc
     except Exception as exc:
         deliveries = msg.raw_message.metadata.num_delivered
         if deliveries < pipeline_settings().max_deliveries:

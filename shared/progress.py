@@ -1,4 +1,5 @@
-"""Pipeline stages and their progress ranges (DESIGN.md), and the event built from a files row."""
+"""Pipeline stages and their progress ranges (DESIGN.md; the whole-file summary runs at 95),
+and the event built from a files row."""
 
 from collections.abc import Mapping
 from typing import Any
@@ -11,6 +12,7 @@ STAGE_START = {
     "classifying": 20,
     "chunking": 30,
     "processing": 50,
+    "summarising": 95,
     "ready": 100,
 }
 CHUNKS_START, CHUNKS_END = 50, 95
@@ -20,6 +22,7 @@ _STAGE_TEXT = {
     "extracting": "Extracting text…",
     "classifying": "Analyzing document…",
     "chunking": "Finding sections…",
+    "summarising": "Summarising…",
     "ready": "Ready",
 }
 

@@ -2,7 +2,9 @@
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable, Sequence
 
+import asyncpg
 from faststream import FastStream
 from faststream.nats import NatsRouter
 
@@ -15,9 +17,19 @@ from shared.providers.usage import set_usage_sink
 from shared.telemetry import setup_logging, setup_telemetry
 
 logger = logging.getLogger(__name__)
+EXIT_REFUSED = 78  # EX_CONFIG: the configuration, not a crash; restarting will not help
 
 
-def create_service(name: str, router: NatsRouter) -> FastStream:
+class RefusedToStart(Exception):
+    """A start-up check found a configuration this service must not run with."""
+
+
+StartupCheck = Callable[[asyncpg.Pool], Awaitable[None]]
+
+
+def create_service(
+    name: str, router: NatsRouter, startup_checks: Sequence[StartupCheck] = ()
+) -> FastStream:
     """Wire a service: its router on a broker, a pool available to handlers as Context('pool')."""
     settings = infra_settings()
     if not settings.nats_url or not settings.database_url:
@@ -36,6 +48,8 @@ def create_service(name: str, router: NatsRouter) -> FastStream:
         pool = await create_pool(settings.database_url)
         app.context.set_global("pool", pool)
         set_usage_sink(database_sink(pool))
+        for check in startup_checks:
+            await check(pool)
 
     @app.after_shutdown
     async def close_pool() -> None:
@@ -44,5 +58,9 @@ def create_service(name: str, router: NatsRouter) -> FastStream:
     return app
 
 
-def run_service(name: str, router: NatsRouter) -> None:
-    asyncio.run(create_service(name, router).run())
+def run_service(name: str, router: NatsRouter, startup_checks: Sequence[StartupCheck] = ()) -> None:
+    try:
+        asyncio.run(create_service(name, router, startup_checks).run())
+    except RefusedToStart as exc:
+        logger.error("%s refused to start: %s", name, exc)
+        raise SystemExit(EXIT_REFUSED) from exc

@@ -1,5 +1,7 @@
 """Turns a text into stored-chunk plans: spans, per-chunk type, line ranges."""
 
+import asyncio
+
 from shared.db.chunks import NewChunk
 from shared.providers.base import Chunker, ChunkType, Classifier, FileType
 from shared.providers.local.spans import line_range, validate_spans
@@ -11,13 +13,13 @@ async def plan_chunks(
     """Chunks in document order covering the text exactly once; mixed files type each chunk."""
     spans = await chunker.chunk(text)
     validate_spans(text, spans)
+    pieces = [text[span.start : span.end] for span in spans]
+    if file_type == FileType.MIXED:
+        chunk_types = await asyncio.gather(*(classifier.classify_chunk(p) for p in pieces))
+    else:
+        chunk_types = [ChunkType(file_type.value)] * len(spans)
     planned = []
-    for index, span in enumerate(spans):
-        piece = text[span.start : span.end]
-        if file_type == FileType.MIXED:
-            chunk_type = await classifier.classify_chunk(piece)
-        else:
-            chunk_type = ChunkType(file_type.value)
+    for index, (span, piece, chunk_type) in enumerate(zip(spans, pieces, chunk_types, strict=True)):
         line_start, line_end = line_range(text, span.start, span.end)
         planned.append(
             NewChunk(
@@ -29,6 +31,7 @@ async def plan_chunks(
                 line_start=line_start,
                 line_end=line_end,
                 text=piece,
+                summary=span.summary,
             )
         )
     return planned

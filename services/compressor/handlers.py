@@ -1,12 +1,21 @@
-"""chunk.ready.strategic → Artisan Cut (essence, decision arc, salience) → chunk.compressed."""
+"""The model-heavy steps: Artisan Cut 2A + 2B of strategic chunks (chunk.ready.strategic →
+chunk.compressed), and the whole-file summary once every chunk is stored (file.embedded →
+file.ready)."""
 
 import asyncpg
 from faststream.nats import NatsBroker, NatsRouter
 
 from shared.bus import publish_event
-from shared.contracts import ChunkCompressed, ChunkReady, Consumer, Subject
-from shared.db import chunks
-from shared.pipeline import consumes
+from shared.contracts import (
+    ChunkCompressed,
+    ChunkReady,
+    Consumer,
+    FileEmbedded,
+    FileReady,
+    Subject,
+)
+from shared.db import chunks, files
+from shared.pipeline import announce, consumes
 from shared.providers import registry
 
 router = NatsRouter()
@@ -19,6 +28,26 @@ async def compress_chunk(event: ChunkReady, pool: asyncpg.Pool, broker: NatsBrok
         return
     # a redelivery after the cut was stored skips the model
     if chunk["decision_arc_summary"] is None:
-        cut = await registry.compressor().compress(chunk["text"], chunk["title"])
+        text, title = chunk["text"], chunk["title"]
+        draft = await registry.compressor().compress(text, title)
+        cut = await registry.verifier().verify(text, title, draft)
         await chunks.store_artisan_cut(pool, chunk_id=event.chunk_id, cut=cut)
     await publish_event(broker, Subject.CHUNK_COMPRESSED, ChunkCompressed(**event.model_dump()))
+
+
+@consumes(router, Subject.FILE_EMBEDDED, Consumer.SUMMARISER)
+async def summarise_file(event: FileEmbedded, pool: asyncpg.Pool, broker: NatsBroker) -> None:
+    record = await files.get_file(pool, user_id=event.user_id, file_id=event.file_id)
+    if record is None:
+        return
+    summary = record["summary"]  # kept by `artisan reembed`, which changes no text
+    if summary is None:
+        sections = await chunks.section_summaries(pool, file_id=event.file_id)
+        summary = await registry.summariser().summarise_file(record["filename"], sections)
+    row = await files.mark_ready(
+        pool, file_id=event.file_id, attempt=event.attempt, summary=summary
+    )
+    await announce(broker, row)
+    if row is not None:
+        ready = FileReady(**event.model_dump(), total_chunks=row["total_chunks"])
+        await publish_event(broker, Subject.FILE_READY, ready)

@@ -1,11 +1,12 @@
-"""chunk.compressed / chunk.ready.factual → embedding → progress; the last chunk → file.ready."""
+"""chunk.compressed / chunk.ready.factual → embedding → progress; the last → file.embedded."""
 
 import asyncpg
 from faststream.nats import NatsBroker, NatsRouter
 
 from shared.bus import publish_event
-from shared.contracts import ChunkEvent, Consumer, FileReady, Subject
+from shared.contracts import ChunkEvent, Consumer, FileEmbedded, Subject
 from shared.db import chunks, files
+from shared.db.embedding_space import require_space
 from shared.pipeline import announce, consumes
 from shared.providers import registry
 
@@ -25,17 +26,16 @@ async def embed_chunk(event: ChunkEvent, pool: asyncpg.Pool, broker: NatsBroker)
     chunk = await chunks.get_chunk(pool, chunk_id=event.chunk_id)
     if chunk is None:
         return
-    [vector] = await registry.embedder().embed([embedding_input(chunk)])
+    embedder = registry.embedder()
+    [vector] = await embedder.embed([embedding_input(chunk)])
     async with pool.acquire() as conn, conn.transaction():
         # the row lock makes concurrent embedders count in turn, so exactly one sees the last chunk
         if not await files.lock_for_update(conn, file_id=event.file_id, attempt=event.attempt):
             return
+        await require_space(conn, model=embedder.model, dimension=embedder.dimension)
         await chunks.store_embedding(conn, chunk_id=event.chunk_id, embedding=vector)
         row = await files.record_chunk_done(conn, file_id=event.file_id, attempt=event.attempt)
     await announce(broker, row)
-    if row is not None and row["status"] == "ready":
-        ready = FileReady(
-            **event.model_dump(include={"file_id", "user_id", "attempt"}),
-            total_chunks=row["total_chunks"],
-        )
-        await publish_event(broker, Subject.FILE_READY, ready)
+    if row is not None and row["processing_stage"] == "summarising":
+        embedded = FileEmbedded(**event.model_dump(include={"file_id", "user_id", "attempt"}))
+        await publish_event(broker, Subject.FILE_EMBEDDED, embedded)

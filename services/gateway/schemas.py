@@ -58,6 +58,7 @@ class ChunkRecord(BaseModel):
     line_start: int
     line_end: int
     text: str = Field(description="the exact source slice text[char_start:char_end]")
+    summary: str | None = Field(description="a short summary of the section")
     chunk_essence: str | None
     decision_arc_summary: str | None
     salience_score: int | None = Field(description="1–10, strategic chunks only")
@@ -73,6 +74,43 @@ class ChunkRecord(BaseModel):
 
 class ChunkList(BaseModel):
     items: list[ChunkRecord]
+
+
+class ModelCallRecord(BaseModel):
+    """One model call made while processing a file."""
+
+    role: str = Field(description="classify | chunk | compress | verify | summarise | embed")
+    provider: str = Field(description="local | openai-compatible | voyage | openai")
+    model: str
+    prompt_tokens: int
+    completion_tokens: int
+    latency_ms: int
+    cost_usd: float = Field(description="estimate from the price table in settings")
+    outcome: str = Field(description="ok | invalid (failed validation) | error")
+    created_at: datetime
+
+
+class ModelCallTotals(BaseModel):
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float
+
+
+class ModelCallList(BaseModel):
+    items: list[ModelCallRecord]
+    totals: ModelCallTotals
+
+    @classmethod
+    def from_rows(cls, rows: list[Mapping[str, Any]]) -> "ModelCallList":
+        items = [ModelCallRecord(**dict(row)) for row in rows]
+        totals = ModelCallTotals(
+            calls=len(items),
+            prompt_tokens=sum(i.prompt_tokens for i in items),
+            completion_tokens=sum(i.completion_tokens for i in items),
+            cost_usd=round(sum(i.cost_usd for i in items), 6),
+        )
+        return cls(items=items, totals=totals)
 
 
 class ErrorResponse(BaseModel):

@@ -20,6 +20,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("service")
 
     commands.add_parser("migrate", help="apply database migrations")
+    commands.add_parser(
+        "reembed", help="re-embed every chunk with the configured embedder (after changing it)"
+    )
 
     users = commands.add_parser("users", help="manage users")
     users_commands = users.add_subparsers(dest="users_command", required=True)
@@ -47,6 +50,8 @@ def main(argv: list[str] | None = None) -> None:
             code = system.run(args.service)
         case "migrate":
             code = system.migrate()
+        case "reembed":
+            code = system.reembed()
         case "users":
             code = system.create_user(args.name)
         case "upload":

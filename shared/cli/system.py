@@ -11,8 +11,9 @@ import asyncpg
 from shared.config import gateway_settings, infra_settings
 from shared.db import users
 from shared.db.migrations import apply_migrations
-from shared.launcher.embedded import PortBusyError
-from shared.launcher.stack import ensure_local_user, start_infra, start_stack
+from shared.launcher.embedded import PortBusyError, port_is_free
+from shared.launcher.reembed import files_in_progress, queue_reembedding
+from shared.launcher.stack import ServiceStartError, ensure_local_user, start_infra, start_stack
 from shared.launcher.supervisor import SERVICES
 
 
@@ -21,7 +22,7 @@ def up(compressors: int) -> int:
     print(f"Starting Artisan (data in {infra.data_dir}) …", flush=True)
     try:
         stack = start_stack(infra, gateway, compressors=compressors)
-    except PortBusyError as exc:
+    except (PortBusyError, ServiceStartError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     stop_requested = False
@@ -97,3 +98,35 @@ def _database_url() -> str:
         return infra.database_url
     _, database_url, _embedded = start_infra(infra.model_copy(update={"nats_url": "unused"}))
     return database_url
+
+
+def reembed() -> int:
+    """Re-embed everything with the configured embedder; follows progress if Artisan is up."""
+    infra, gateway = infra_settings(), gateway_settings()
+    nats_url, database_url, embedded = start_infra(infra, attach=True)
+    try:
+        plan = asyncio.run(queue_reembedding(database_url, nats_url))
+        print(
+            f"re-embedding {plan.chunks} chunks of {plan.files} files with {plan.model}"
+            f" ({plan.dimension} dimensions)",
+            flush=True,
+        )
+        if _gateway_up(gateway.host, gateway.port):
+            _follow_reembedding(database_url)
+        else:
+            print("queued: `artisan up` processes them; `artisan files` shows the progress")
+    finally:
+        for part in reversed(embedded):
+            part.stop()
+    return 0
+
+
+def _gateway_up(host: str, port: int) -> bool:
+    return not port_is_free(host, port)
+
+
+def _follow_reembedding(database_url: str) -> None:
+    while remaining := asyncio.run(files_in_progress(database_url)):
+        print(f"\r  {remaining} files still re-embedding …   ", end="", flush=True)
+        time.sleep(0.5)
+    print("\r  done: every file is ready again.            ")

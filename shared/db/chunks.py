@@ -13,7 +13,7 @@ from shared.providers.base import ArtisanCut
 Conn = asyncpg.Connection | asyncpg.Pool
 
 CHUNK_COLUMNS = """id, file_id, user_id, chunk_index, chunk_type, title, char_start, char_end,
-    line_start, line_end, text, chunk_essence, decision_arc_summary, salience_score,
+    line_start, line_end, text, summary, chunk_essence, decision_arc_summary, salience_score,
     embedding IS NOT NULL AS embedded"""
 
 
@@ -27,6 +27,7 @@ class NewChunk:
     line_start: int
     line_end: int
     text: str
+    summary: str = ""
 
 
 def chunk_id(file_id: UUID, index: int) -> UUID:
@@ -41,13 +42,13 @@ async def save_chunks(
     ids = [chunk_id(file_id, c.index) for c in chunks]
     await conn.executemany(
         """INSERT INTO file_chunks (id, file_id, user_id, chunk_index, chunk_type, title,
-                                    char_start, char_end, line_start, line_end, text)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                                    char_start, char_end, line_start, line_end, text, summary)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
            ON CONFLICT (id) DO UPDATE SET
                chunk_type = EXCLUDED.chunk_type, title = EXCLUDED.title,
                char_start = EXCLUDED.char_start, char_end = EXCLUDED.char_end,
                line_start = EXCLUDED.line_start, line_end = EXCLUDED.line_end,
-               text = EXCLUDED.text""",
+               text = EXCLUDED.text, summary = EXCLUDED.summary""",
         [
             (
                 cid,
@@ -61,6 +62,7 @@ async def save_chunks(
                 c.line_start,
                 c.line_end,
                 c.text,
+                c.summary or None,
             )
             for cid, c in zip(ids, chunks, strict=True)
         ],
@@ -103,3 +105,21 @@ async def store_embedding(conn: Conn, *, chunk_id: UUID, embedding: Sequence[flo
         np.asarray(embedding, dtype=np.float32),
     )
     return updated is not None
+
+
+async def section_summaries(conn: Conn, *, file_id: UUID) -> list[tuple[str, str]]:
+    """(title, summary) of every chunk in document order, for the whole-file summary."""
+    rows = await conn.fetch(
+        "SELECT title, coalesce(summary, chunk_essence, left(text, 300)) AS summary"
+        " FROM file_chunks WHERE file_id = $1 ORDER BY chunk_index",
+        file_id,
+    )
+    return [(row["title"], row["summary"]) for row in rows]
+
+
+async def chunks_of_files(conn: Conn, *, file_ids: list[UUID]) -> list[asyncpg.Record]:
+    return await conn.fetch(
+        f"SELECT {CHUNK_COLUMNS} FROM file_chunks WHERE file_id = ANY($1::uuid[])"
+        " ORDER BY file_id, chunk_index",
+        file_ids,
+    )

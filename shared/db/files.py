@@ -139,7 +139,7 @@ async def advance_stage(
 async def record_chunk_done(
     conn: asyncpg.Connection, *, file_id: UUID, attempt: int
 ) -> asyncpg.Record | None:
-    """Recount stored chunks (idempotent) and advance progress; the last one makes the file ready.
+    """Recount stored chunks (idempotent) and advance progress; the last one starts summarising.
 
     The caller holds the row lock (lock_for_update) so concurrent embedders count in turn.
     """
@@ -148,12 +148,9 @@ async def record_chunk_done(
                 SELECT count(*) AS n FROM file_chunks
                 WHERE file_id = $1 AND embedding IS NOT NULL)
             UPDATE files SET processed_chunks = done.n,
-                   progress = CASE WHEN done.n >= total_chunks THEN 100
-                                   ELSE GREATEST(progress, $3::int
-                                        + ($4::int - $3::int) * done.n::int / total_chunks)
-                              END,
-                   status = CASE WHEN done.n >= total_chunks THEN 'ready' ELSE status END,
-                   processing_stage = CASE WHEN done.n >= total_chunks THEN 'ready'
+                   progress = GREATEST(progress, $3::int
+                                       + ($4::int - $3::int) * done.n::int / total_chunks),
+                   processing_stage = CASE WHEN done.n >= total_chunks THEN 'summarising'
                                            ELSE processing_stage END,
                    updated_at = clock_timestamp()
             FROM done
@@ -163,6 +160,21 @@ async def record_chunk_done(
         attempt,
         chunk_progress(0, 1),
         chunk_progress(1, 1),
+    )
+
+
+async def mark_ready(
+    conn: Conn, *, file_id: UUID, attempt: int, summary: str
+) -> asyncpg.Record | None:
+    """The file is complete: its whole-file summary is stored and it becomes ready."""
+    return await conn.fetchrow(
+        f"""UPDATE files SET status = 'ready', processing_stage = 'ready', progress = 100,
+                summary = $3, updated_at = clock_timestamp()
+            WHERE id = $1 AND attempt = $2 AND status = 'processing'
+            RETURNING {FILE_COLUMNS}""",
+        file_id,
+        attempt,
+        summary,
     )
 
 
@@ -199,7 +211,7 @@ async def reset_for_retry(
         row = await conn.fetchrow(
             f"""UPDATE files SET status = 'processing', processing_stage = 'extracting',
                     progress = {STAGE_START["extracting"]}, error_message = NULL,
-                    total_chunks = 0, processed_chunks = 0, file_type = NULL,
+                    total_chunks = 0, processed_chunks = 0, file_type = NULL, summary = NULL,
                     attempt = attempt + 1, updated_at = clock_timestamp()
                 WHERE id = $1 AND user_id = $2 AND status = 'failed'
                 RETURNING {FILE_COLUMNS}""",
@@ -209,3 +221,15 @@ async def reset_for_retry(
         if row is not None:
             await conn.execute("DELETE FROM file_chunks WHERE file_id = $1", file_id)
         return row
+
+
+async def reopen_ready_files(conn: asyncpg.Connection) -> list[asyncpg.Record]:
+    """Every ready file goes back to the chunk stage as a new attempt (for re-embedding; the
+    text, chunks, cuts and summary stay)."""
+    return await conn.fetch(
+        f"""UPDATE files SET status = 'processing', processing_stage = 'processing',
+                progress = {STAGE_START["processing"]}, processed_chunks = 0,
+                attempt = attempt + 1, updated_at = clock_timestamp()
+            WHERE status = 'ready'
+            RETURNING {FILE_COLUMNS}"""
+    )

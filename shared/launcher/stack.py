@@ -15,6 +15,7 @@ from shared.db.migrations import apply_migrations
 from shared.launcher.embedded import (
     EmbeddedNats,
     EmbeddedPostgres,
+    port_is_free,
     require_free_port,
     start_nats,
     start_postgres,
@@ -23,6 +24,12 @@ from shared.launcher.supervisor import SERVICES, Supervisor
 
 logger = logging.getLogger(__name__)
 LOCAL_USER = "local"
+
+
+class ServiceStartError(RuntimeError):
+    """A service exited while the system was starting; the message holds its last log lines."""
+
+
 PIPELINE_SERVICES = [name for name in SERVICES if name not in ("gateway", "compressor")]
 
 
@@ -40,10 +47,17 @@ class Stack:
             part.stop()
 
 
-def start_infra(infra: InfraSettings) -> tuple[str, str, list[EmbeddedNats | EmbeddedPostgres]]:
-    """Use ARTISAN_NATS_URL / ARTISAN_DATABASE_URL when set, else start the embedded servers."""
+def start_infra(
+    infra: InfraSettings, *, attach: bool = False
+) -> tuple[str, str, list[EmbeddedNats | EmbeddedPostgres]]:
+    """Use ARTISAN_NATS_URL / ARTISAN_DATABASE_URL when set, else start the embedded servers.
+
+    With `attach`, an embedded NATS that is already running (a running `artisan up`) is used.
+    """
     embedded: list[EmbeddedNats | EmbeddedPostgres] = []
     nats_url, database_url = infra.nats_url, infra.database_url
+    if not nats_url and attach and not port_is_free("127.0.0.1", infra.nats_port):
+        nats_url = f"nats://127.0.0.1:{infra.nats_port}"
     try:
         if not nats_url:
             nats = start_nats(infra.data_dir / "nats", infra.nats_port, infra.data_dir / "nats.log")
@@ -98,9 +112,13 @@ def start_stack(
 def wait_until_ready(gateway_url: str, supervisor: Supervisor, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        dead = [p.label for p in supervisor.processes if p.process.poll() is not None]
+        dead = [p for p in supervisor.processes if p.process.poll() is not None]
         if dead:
-            raise RuntimeError(f"{', '.join(dead)} exited during start-up; see the logs")
+            raise ServiceStartError(
+                "\n".join(
+                    f"{p.label} exited during start-up:\n{supervisor.log_tail(p)}" for p in dead
+                )
+            )
         try:
             if httpx.get(f"{gateway_url}/readyz", timeout=2).status_code == 200:
                 return

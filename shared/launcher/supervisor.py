@@ -21,6 +21,8 @@ SERVICES = {
     "embedder": "services.embedder.main",
 }
 RESTART_DELAY_SECONDS = 1.0
+MAX_RESTART_DELAY_SECONDS = 30.0
+QUICK_EXIT_SECONDS = 10.0
 
 
 @dataclass
@@ -29,6 +31,10 @@ class ServiceProcess:
     replica: int
     process: subprocess.Popen[bytes]
     started_at: float = field(default_factory=time.monotonic)
+    quick_exits: int = 0  # consecutive exits soon after start: the restart delay doubles
+
+    def restart_delay(self) -> float:
+        return min(MAX_RESTART_DELAY_SECONDS, RESTART_DELAY_SECONDS * 2**self.quick_exits)
 
     @property
     def label(self) -> str:
@@ -82,19 +88,36 @@ class Supervisor:
         self.processes = [p for p in self.processes if p.name != name]
 
     def restart_dead(self) -> list[str]:
-        """Replace processes that exited; returns their labels."""
+        """Replace processes that exited, backing off from ones that keep exiting at once."""
         restarted = []
         for service in list(self.processes):
-            code = service.process.poll()
-            if code is None:
+            if service.process.poll() is None:
                 continue
-            if time.monotonic() - service.started_at < RESTART_DELAY_SECONDS:
+            if time.monotonic() - service.started_at < service.restart_delay():
                 continue
-            logger.warning("%s exited with %s; restarting", service.label, code)
+            logger.warning(
+                "%s exited with %s; restarting", service.label, service.process.returncode
+            )
             self.processes.remove(service)
-            self._spawn(service.name, service.replica)
+            replacement = self._spawn(service.name, service.replica)
+            replacement.quick_exits = (
+                service.quick_exits + 1 if self._exited_quickly(service) else 0
+            )
             restarted.append(service.label)
         return restarted
+
+    @staticmethod
+    def _exited_quickly(service: ServiceProcess) -> bool:
+        return time.monotonic() - service.started_at < QUICK_EXIT_SECONDS + service.restart_delay()
+
+    def log_tail(self, service: ServiceProcess, lines: int = 5) -> str:
+        """The last lines a service wrote (what to show a user when it will not start)."""
+        if self.log_dir is None:
+            return ""
+        path = self.log_dir / f"{service.label}.log"
+        if not path.exists():
+            return ""
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
     def stop(self, timeout: float = 10.0) -> None:
         """SIGTERM all, wait, then SIGKILL stragglers; the gateway goes first so clients see it."""

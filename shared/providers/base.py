@@ -96,6 +96,7 @@ class Summariser(Protocol):
 
 
 class Embedder(Protocol):
+    model: str  # names the embedding space: vectors of different models never mix
     dimension: int
 
     async def embed(

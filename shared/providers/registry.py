@@ -1,34 +1,137 @@
-"""Chooses the implementation of each model role from settings (only the local kind so far)."""
+"""Chooses each model role's implementation from settings: remote when configured, else local.
 
+Local implementations are wrapped so that their calls are recorded like remote ones (provider
+"local", estimated tokens, no cost); remote ones record each HTTP call themselves.
+"""
+
+import time
 from functools import lru_cache
+from typing import Any
 
 from shared.config import model_settings
-from shared.providers.base import Chunker, Classifier, Compressor, Embedder
+from shared.providers.base import (
+    ChatModel,
+    Chunker,
+    Classifier,
+    Compressor,
+    Embedder,
+    Summariser,
+    Verifier,
+)
+from shared.providers.usage import record_call
+from shared.tokens import count_tokens
+
+LOCAL_MODEL = "artisan-local-1"
+# the role each local method plays, as usage records name it
+_ROLE_OF_METHOD = {
+    "classify_file": "classify",
+    "classify_chunk": "classify",
+    "chunk": "chunk",
+    "compress": "compress",
+    "compress_turn": "compress",
+    "verify": "verify",
+    "verify_turn": "verify",
+    "summarise_section": "summarise",
+    "summarise_file": "summarise",
+    "embed": "embed",
+}
+
+
+class RecordedLocal:
+    """Forwards to a local provider and records each role call (tokens estimated offline)."""
+
+    def __init__(self, provider: Any) -> None:
+        self._provider = provider
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self._provider, name)
+        if name not in _ROLE_OF_METHOD:
+            return attribute
+
+        async def recorded(*args: Any, **kwargs: Any) -> Any:
+            started = time.monotonic()
+            result = await attribute(*args, **kwargs)
+            await record_call(
+                role=_ROLE_OF_METHOD[name],
+                provider="local",
+                model=LOCAL_MODEL,
+                prompt_tokens=_tokens_in([*args, *kwargs.values()]),
+                completion_tokens=0 if name == "embed" else _tokens_in([result]),
+                started=started,
+            )
+            return result
+
+        return recorded
+
+
+def _tokens_in(values: list[Any]) -> int:
+    total = 0
+    for value in values:
+        if isinstance(value, str):
+            total += count_tokens(value)
+        elif isinstance(value, list | tuple):
+            total += _tokens_in(list(value))
+        elif hasattr(value, "__dict__") or hasattr(value, "model_dump"):
+            total += count_tokens(str(value))
+    return total
+
+
+@lru_cache
+def chat_model() -> ChatModel:
+    from shared.providers.remote.chat import OpenAICompatibleChat
+
+    return OpenAICompatibleChat(model_settings())
+
+
+def _local(name: str, **kwargs: Any) -> Any:
+    from shared.providers import local
+
+    return RecordedLocal(getattr(local, name)(**kwargs))
+
+
+def _llm(name: str) -> Any:
+    from shared.providers import llm
+
+    return getattr(llm, name)(chat_model())
 
 
 @lru_cache
 def classifier() -> Classifier:
-    from shared.providers.local import LocalClassifier
-
-    return LocalClassifier()
+    return _llm("LLMClassifier") if model_settings().remote_llm else _local("LocalClassifier")
 
 
 @lru_cache
 def chunker() -> Chunker:
-    from shared.providers.local import LocalChunker
-
-    return LocalChunker(target_words=model_settings().target_chunk_words)
+    if model_settings().remote_llm:
+        return _llm("LLMChunker")
+    return _local("LocalChunker", target_words=model_settings().target_chunk_words)
 
 
 @lru_cache
 def compressor() -> Compressor:
-    from shared.providers.local import LocalCompressor
+    return _llm("LLMCompressor") if model_settings().remote_llm else _local("LocalCompressor")
 
-    return LocalCompressor()
+
+@lru_cache
+def verifier() -> Verifier:
+    return _llm("LLMVerifier") if model_settings().remote_llm else _local("LocalVerifier")
+
+
+@lru_cache
+def summariser() -> Summariser:
+    return _llm("LLMSummariser") if model_settings().remote_llm else _local("LocalSummariser")
 
 
 @lru_cache
 def embedder() -> Embedder:
-    from shared.providers.local import LocalEmbedder
+    settings = model_settings()
+    match settings.embedder_kind:
+        case "voyage":
+            from shared.providers.remote.embeddings import VoyageEmbedder
 
-    return LocalEmbedder(dimension=model_settings().local_embed_dim)
+            return VoyageEmbedder(settings)
+        case "openai":
+            from shared.providers.remote.embeddings import OpenAIEmbedder
+
+            return OpenAIEmbedder(settings)
+    return _local("LocalEmbedder", dimension=settings.local_embed_dim)

@@ -209,7 +209,7 @@ async def test_ready_file_serves_text_and_chunks_then_delete_cascades(
     )
     assert set(chunks[0]) == {
         "id", "chunk_index", "chunk_type", "title", "char_start", "char_end", "line_start",
-        "line_end", "text", "chunk_essence", "decision_arc_summary", "salience_score",
+        "line_end", "text", "summary", "chunk_essence", "decision_arc_summary", "salience_score",
     }  # fmt: skip
 
     assert (await api_client.delete(f"/v1/files/{record['id']}")).status_code == 204

@@ -21,7 +21,14 @@ async def test_every_migration_is_recorded_and_reapplying_changes_nothing(
 
 async def test_schema_has_the_designed_tables_and_indexes(db: asyncpg.Pool) -> None:
     tables = {r["tablename"] for r in await db.fetch("SELECT tablename FROM pg_tables")}
-    assert {"users", "files", "file_contents", "file_chunks"} <= tables
+    assert {
+        "users",
+        "files",
+        "file_contents",
+        "file_chunks",
+        "model_calls",
+        "embedding_space",
+    } <= tables
     indexes = {
         r["indexname"]: r["indexdef"]
         for r in await db.fetch("SELECT indexname, indexdef FROM pg_indexes")
@@ -38,4 +45,5 @@ async def test_deleting_a_file_cascades_by_foreign_key(db: asyncpg.Pool) -> None
     assert {r["child"]: r["confdeltype"] for r in rules} == {
         "file_contents": "c",
         "file_chunks": "c",
+        "model_calls": "c",
     }

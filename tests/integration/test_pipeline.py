@@ -27,6 +27,8 @@ async def test_every_format_becomes_ready_with_exact_coverage(
     chunks = (await api_client.get(f"/v1/files/{record['id']}/chunks")).json()["items"]
     assert_exact_coverage(text, chunks)
     assert ready["total_chunks"] == ready["processed_chunks"] == len(chunks)
+    assert ready["summary"], "the whole-file summary is stored when the file completes"
+    assert all(chunk["summary"] for chunk in chunks), "every section has a summary"
     for chunk in chunks:
         if chunk["chunk_type"] == "strategic":
             assert 50 <= len(chunk["decision_arc_summary"]) <= 150
@@ -159,3 +161,17 @@ async def _wait_until(db: asyncpg.Pool, file_id: str, condition: str, timeout: f
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"file {file_id} never satisfied {condition}")
+
+
+async def test_every_model_call_is_recorded_per_file(api_client: httpx.AsyncClient) -> None:
+    record = await upload(api_client, "calls.md", documents.markdown() + "\nunique: calls\n")
+    await wait_for_status(api_client, record["id"], "ready")
+    response = await api_client.get(f"/v1/files/{record['id']}/model-calls")
+    assert response.status_code == 200, response.text
+    calls = response.json()
+    roles = {call["role"] for call in calls["items"]}
+    assert {"classify", "chunk", "compress", "verify", "summarise", "embed"} <= roles
+    assert {call["provider"] for call in calls["items"]} == {"local"}
+    assert all(call["prompt_tokens"] > 0 for call in calls["items"])
+    assert calls["totals"]["calls"] == len(calls["items"])
+    assert calls["totals"]["cost_usd"] == 0

@@ -9,9 +9,16 @@ from fastapi.responses import PlainTextResponse
 from services.gateway.auth import CurrentUser
 from services.gateway.deps import FILE_NOT_FOUND, Broker, FileId, Pool, Settings
 from services.gateway.ingest import queue_for_processing, store_uploads
-from services.gateway.schemas import ChunkList, ChunkRecord, ErrorResponse, FileList, FileRecord
+from services.gateway.schemas import (
+    ChunkList,
+    ChunkRecord,
+    ErrorResponse,
+    FileList,
+    FileRecord,
+    ModelCallList,
+)
 from services.gateway.upload_stream import UploadLimits, receive_files
-from shared.db import chunks, files
+from shared.db import chunks, files, model_calls
 from shared.extraction import SUPPORTED_EXTENSIONS, media_type_for
 
 router = APIRouter(prefix="/v1/files", tags=["files"])
@@ -105,6 +112,15 @@ async def get_content(file_id: FileId, user: CurrentUser, pool: Pool) -> PlainTe
     if text is None:
         raise HTTPException(409, _no_text_yet(row))
     return PlainTextResponse(text, media_type="text/plain; charset=utf-8")
+
+
+@router.get("/{file_id}/model-calls", response_model=ModelCallList, responses=_ERRORS)
+async def list_model_calls(file_id: FileId, user: CurrentUser, pool: Pool) -> ModelCallList:
+    """Every model call made for the file: role, provider, model, tokens, latency, cost."""
+    await _owned_file(pool, user.id, file_id)
+    return ModelCallList.from_rows(
+        await model_calls.list_for_file(pool, user_id=user.id, file_id=file_id)
+    )
 
 
 @router.delete("/{file_id}", status_code=204, response_class=Response, responses=_ERRORS)

@@ -1,4 +1,4 @@
-"""Extractive Artisan Cut: the key sentences, a 50-150 character decision arc, a salience score."""
+"""Extractive Artisan Cut of a chunk: key sentences, a 50-150 character decision arc, salience."""
 
 import math
 import re
@@ -19,11 +19,11 @@ from shared.providers.local.text import (
 ESSENCE_MAX_CHARS = 600
 ARC_MIN_CHARS = 50
 ARC_MAX_CHARS = 150
-_ARC_FILLER = "short note with no decision, risk or figure stated"
+ARC_FILLER = "short note with no decision, risk or figure stated"
 _SHORT_TEXT_WORDS = 40
 _DENSITY_SCALE = 16.0  # signals per 100 words at which salience is about two-thirds up
 
-_DECISION = word_set(
+DECISION_WORDS = word_set(
     """
     decide decided decides decision decisions chose choose chosen choosing opt opted settle
     settled agree agreed conclude concluded commit committed commitment approve approved reject
@@ -43,14 +43,14 @@ _RISK = word_set(
     problem issue blocker downside exposure regret regretted mistake
     """
 )
-_COMMITMENT = word_set("will won't deadline promise guarantee definitely must")
+COMMITMENT_WORDS = word_set("will won't deadline promise guarantee definitely must")
 _RATIONALE = word_set("because therefore reason hence thus why trade-off tradeoff")
-_GREETING = re.compile(
+GREETING = re.compile(
     r"\b(?:hi|hello|hey|thanks|thank you|good (?:morning|afternoon|evening)|welcome|"
     r"nice to (?:meet|see)|great question|bye|cheers)\b",
     re.IGNORECASE,
 )
-_NUMBER = re.compile(r"(?<![\w.])[-+]?[$€£]?\d[\d,]*(?:\.\d+)?%?[kKmMbB]?")
+NUMBER = re.compile(r"(?<![\w.])[-+]?[$€£]?\d[\d,]*(?:\.\d+)?%?[kKmMbB]?")
 _SPEAKER_LABEL = re.compile(r"^\s*(?:\*\*|__)?(?P<label>[A-Z][\w.'’ -]{0,30}?)(?:\*\*|__)?:\s+")
 _LEADING_FILLER = re.compile(
     r"^(?:(?:well|so|honestly|basically|actually|look|okay|ok|yes|yeah|right|and|but|"
@@ -63,18 +63,13 @@ _TITLE_SUFFIX = re.compile(r"\s*\((?:part \d+|cont\.)\)\s*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
-class _Sentence:
+class Sentence:
+    """A sentence of a text: its position, its words, its key-sentence score and its speaker."""
+
     index: int
     text: str
     score: float
     speaker: str | None = None
-
-
-class LocalCompressor:
-    """Offline Artisan Cut: extractive and deterministic."""
-
-    async def compress(self, text: str, title: str) -> ArtisanCut:
-        return artisan_cut(text, title)
 
 
 def artisan_cut(text: str, title: str) -> ArtisanCut:
@@ -88,7 +83,7 @@ def artisan_cut(text: str, title: str) -> ArtisanCut:
     )
 
 
-def scored_sentences(text: str, title: str) -> list[_Sentence]:
+def scored_sentences(text: str, title: str) -> list[Sentence]:
     """The chunk's sentences (headings dropped), each with its speaker and a score."""
     title_stems = {stem(word) for word in content_words(title)}
     turns = [found for found in line_boundaries(text) if found.level == Level.SPEAKER]
@@ -96,29 +91,29 @@ def scored_sentences(text: str, title: str) -> list[_Sentence]:
     spans = [
         (start, end) for start, end in sentence_spans(text) if not _is_heading(text[start:end])
     ]
-    scored: list[_Sentence] = []
+    scored: list[Sentence] = []
     for index, (start, end) in enumerate(spans):
         turn = bisect_right(turn_starts, start) - 1
         speaker = turns[turn].label if turn >= 0 else None
         sentence = " ".join(_without_label(text[start:end], speaker).split())
         if sentence:
             score = _sentence_score(sentence, title_stems, index, len(spans))
-            scored.append(_Sentence(index, sentence, score, speaker))
+            scored.append(Sentence(index, sentence, score, speaker))
     return scored
 
 
 def _sentence_score(sentence: str, title_stems: set[str], index: int, count: int) -> float:
     tokens = words(sentence)
     signal = (
-        2.0 * sum(token in _DECISION for token in tokens)
+        2.0 * sum(token in DECISION_WORDS for token in tokens)
         + 1.5 * sum(token in _ADVICE or token in _RISK for token in tokens)
-        + 1.0 * sum(token in _COMMITMENT or token in _RATIONALE for token in tokens)
+        + 1.0 * sum(token in COMMITMENT_WORDS or token in _RATIONALE for token in tokens)
     )
-    score = min(signal, 8.0) + 0.75 * min(len(_NUMBER.findall(sentence)), 3)
+    score = min(signal, 8.0) + 0.75 * min(len(NUMBER.findall(sentence)), 3)
     score += 0.4 * min(_capitalised_terms(sentence), 3)
     score += 0.8 * min(sum(stem(token) in title_stems for token in set(tokens)), 3)
     score += 1.0 if index == 0 else 0.3 if index == count - 1 else 0.0
-    if _GREETING.search(sentence):
+    if GREETING.search(sentence):
         score -= 2.0
     if len(tokens) < 5:
         score -= 1.5
@@ -132,19 +127,19 @@ def _capitalised_terms(sentence: str) -> int:
     return sum(1 for word in sentence.split()[1:] if word[:1].isupper() and word.lower() != "i")
 
 
-def essence_of(sentences: list[_Sentence]) -> str:
+def essence_of(sentences: list[Sentence]) -> str:
     """The top 2-4 sentences in their original order, at most ESSENCE_MAX_CHARS long."""
     if not sentences:
         return ""
     keep = 2 if len(sentences) <= 6 else 3 if len(sentences) <= 15 else 4
-    ranked = _distinct(sorted(sentences, key=lambda item: (-item.score, item.index)))
+    ranked = distinct(sorted(sentences, key=lambda item: (-item.score, item.index)))
     chosen = sorted(ranked[:keep], key=lambda item: item.index)
-    while len(chosen) > 1 and len(_attributed(chosen)) > ESSENCE_MAX_CHARS:
+    while len(chosen) > 1 and len(attributed(chosen)) > ESSENCE_MAX_CHARS:
         chosen.remove(min(chosen, key=lambda item: (item.score, -item.index)))
-    return shorten(_attributed(chosen), ESSENCE_MAX_CHARS, "…")
+    return shorten(attributed(chosen), ESSENCE_MAX_CHARS, "…")
 
 
-def _attributed(sentences: list[_Sentence]) -> str:
+def attributed(sentences: list[Sentence]) -> str:
     """Sentences joined, each change of speaker marked with the speaker's label."""
     parts: list[str] = []
     previous: str | None = None
@@ -157,10 +152,10 @@ def _attributed(sentences: list[_Sentence]) -> str:
     return " ".join(parts)
 
 
-def _distinct(sentences: list[_Sentence]) -> list[_Sentence]:
+def distinct(sentences: list[Sentence]) -> list[Sentence]:
     """Sentences without repeats (ignoring figures), first occurrence kept."""
     seen: set[str] = set()
-    distinct: list[_Sentence] = []
+    distinct: list[Sentence] = []
     for sentence in sentences:
         key = re.sub(r"[\d\W]+", " ", sentence.text.lower()).strip()
         if key not in seen:
@@ -169,12 +164,12 @@ def _distinct(sentences: list[_Sentence]) -> list[_Sentence]:
     return distinct
 
 
-def decision_arc(sentences: list[_Sentence], title: str) -> str:
+def decision_arc(sentences: list[Sentence], title: str) -> str:
     """A 50-150 character search key: the topic, then the key clauses of the best sentences."""
     head = shorten(_TITLE_SUFFIX.sub(" ", title).strip(), 60)
     separator = " — " if ":" in head else ": "
-    ranked = _distinct(sorted(sentences, key=lambda item: (-item.score, item.index)))
-    clauses = [clause for item in ranked if (clause := _clause(item.text))]
+    ranked = distinct(sorted(sentences, key=lambda item: (-item.score, item.index)))
+    clauses = [clause for item in ranked if (clause := pointer_clause(item.text))]
     arc = head + separator if head else ""
     for number, clause in enumerate(clauses):
         if number and len(arc) >= ARC_MIN_CHARS + 30:
@@ -182,11 +177,11 @@ def decision_arc(sentences: list[_Sentence], title: str) -> str:
         arc += ("; " if number else "") + clause
     arc = shorten(arc, ARC_MAX_CHARS).rstrip(" :;—")
     if len(arc) < ARC_MIN_CHARS:
-        arc = shorten(f"{arc} · {_ARC_FILLER}" if arc else _ARC_FILLER, ARC_MAX_CHARS)
+        arc = shorten(f"{arc} · {ARC_FILLER}" if arc else ARC_FILLER, ARC_MAX_CHARS)
     return arc
 
 
-def _clause(sentence: str) -> str:
+def pointer_clause(sentence: str) -> str:
     """A sentence pressed into a pointer: filler openers, articles and end punctuation dropped."""
     clause = _LEADING_FILLER.sub("", sentence)
     clause = _SOFT_WORDS.sub("", clause).strip().rstrip(".!?…;:")
@@ -199,13 +194,13 @@ def salience(text: str) -> int:
     """1-10 from the density of decision, commitment and risk signals and of numbers."""
     tokens = words(text)
     signal = (
-        2.0 * sum(token in _DECISION for token in tokens)
+        2.0 * sum(token in DECISION_WORDS for token in tokens)
         + 1.2 * sum(token in _ADVICE for token in tokens)
         + 1.5 * sum(token in _RISK for token in tokens)
-        + 1.0 * sum(token in _COMMITMENT for token in tokens)
+        + 1.0 * sum(token in COMMITMENT_WORDS for token in tokens)
         + 0.5 * sum(token in _RATIONALE for token in tokens)
-        + 0.4 * min(len(_NUMBER.findall(text)), 6)
-        - 1.0 * len(_GREETING.findall(text))
+        + 0.4 * min(len(NUMBER.findall(text)), 6)
+        - 1.0 * len(GREETING.findall(text))
     )
     # signals per 100 words; a very short text is not allowed a high density by its brevity
     density = 100.0 * max(signal, 0.0) / max(len(tokens), _SHORT_TEXT_WORDS)

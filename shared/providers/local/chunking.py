@@ -2,12 +2,13 @@
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from shared.providers.base import ChunkSpan
 from shared.providers.local.boundaries import Boundary, Level, line_boundaries
 from shared.providers.local.spans import validate_spans
+from shared.providers.local.summary import chunk_summary
 from shared.providers.local.titles import titled_spans
 
 DEFAULT_TARGET_WORDS = 350
@@ -36,14 +37,20 @@ class LocalChunker:
 
 
 def chunk_text(text: str, target_words: int = DEFAULT_TARGET_WORDS) -> list[ChunkSpan]:
-    """Spans in order, contiguous and non-empty, from 0 to len(text); [] for an empty text."""
+    """Spans in order, contiguous and non-empty, from 0 to len(text); [] for an empty text.
+
+    Each span carries a title and a short extractive summary of its text.
+    """
     if not text:
         return []
     planner = _Planner(text, target_words)
     pieces = planner.split(0, len(text), Level.HEADING, Level.START)
     spans = titled_spans(text, [(piece.start, piece.end) for piece in pieces], planner.boundaries)
     validate_spans(text, spans)
-    return spans
+    return [
+        replace(span, summary=chunk_summary(text[span.start : span.end], span.title))
+        for span in spans
+    ]
 
 
 class _Planner:

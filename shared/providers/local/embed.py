@@ -23,6 +23,10 @@ _PAIR_MULTIPLIER = np.uint64(0x100000001B3)
 _SIGN_BIT = np.uint64(63)
 
 
+# names the hashing scheme: change it whenever a change to this module changes the vectors
+LOCAL_EMBED_MODEL = "artisan-hash-v1"
+
+
 class LocalEmbedder:
     """Offline embedder: deterministic across processes and machines, no model weights."""
 
@@ -30,6 +34,7 @@ class LocalEmbedder:
         if dimension < 2:
             raise ValueError("an embedding needs at least 2 dimensions")
         self.dimension = dimension
+        self.model = f"{LOCAL_EMBED_MODEL}-{dimension}"
 
     async def embed(
         self, texts: list[str], input_type: Literal["document", "query"] = "document"

@@ -94,7 +94,7 @@ def key_phrase(text: str) -> str:
     for clause in _CLAUSE_BREAK.split(text):
         tokens = words(clause)
         for first, second in pairwise(tokens):
-            if _is_topical(first) and _is_topical(second):
+            if is_topical(first) and is_topical(second):
                 key = (stem(first), stem(second))
                 bigrams[key] += 1
                 surface.setdefault(key, f"{first} {second}")
@@ -105,14 +105,15 @@ def key_phrase(text: str) -> str:
     unigrams: Counter[str] = Counter()
     first_form: dict[str, str] = {}
     for token in words(text):
-        if _is_topical(token):
+        if is_topical(token):
             unigrams[stem(token)] += 1
             first_form.setdefault(stem(token), token)
     repeated = [first_form[key] for key, count in unigrams.most_common(2) if count >= 2]
     return " and ".join(repeated)
 
 
-def _is_topical(token: str) -> bool:
+def is_topical(token: str) -> bool:
+    """A word that can name a topic: not a stop word, filler, number or fragment."""
     return len(token) > 2 and token.isalpha() and token not in STOP_WORDS and token not in _FILLER
 
 

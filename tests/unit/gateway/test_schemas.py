@@ -40,6 +40,7 @@ def chunk_row(**overrides: object) -> dict:
         "id": uuid.UUID(int=3), "file_id": uuid.UUID(int=1), "user_id": uuid.UUID(int=2),
         "chunk_index": 0, "chunk_type": "strategic", "title": "Decision", "char_start": 0,
         "char_end": 40, "line_start": 1, "line_end": 3, "text": "We chose Germany." * 2,
+        "summary": "The team chose Germany.",
         "chunk_essence": "Germany first", "decision_arc_summary": "x" * 60, "salience_score": 8,
         "embedded": True,
     }  # fmt: skip

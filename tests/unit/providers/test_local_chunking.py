@@ -14,6 +14,7 @@ from shared.providers.local.chunking import chunk_text
 from shared.providers.local.spans import line_range, validate_spans
 from tests.fixtures.transcripts import interview_transcript, turn_offsets
 
+CHUNK_SUMMARY_CHARS = 240  # the design's bound for a chunk summary
 _VOCABULARY = [
     *("market", "pricing", "customer", "revenue", "churn", "team", "product", "launch"),
     *("budget", "plan", "growth", "hiring", "sales", "quarter", "risk", "partner"),
@@ -87,6 +88,7 @@ def test_spans_cover_any_text_exactly_once_in_order(text: str, target: int) -> N
         return
     _assert_exact_cover(text, spans)
     validate_spans(text, spans)
+    assert all(len(span.summary) <= CHUNK_SUMMARY_CHARS for span in spans)
 
 
 @pytest.mark.parametrize(
@@ -251,3 +253,46 @@ def test_validate_spans_rejects_gaps_overlaps_and_short_coverage() -> None:
     for spans in broken:
         with pytest.raises(ValueError):
             validate_spans(text, spans)
+
+
+def _sentences(summary: str) -> list[str]:
+    return re.split(r"(?<=[.!?])\s+", summary)
+
+
+def test_each_transcript_chunk_gets_a_short_extractive_summary() -> None:
+    text = interview_transcript()
+    for span in chunk_text(text):
+        chunk = " ".join(text[span.start : span.end].split())
+        speaker = span.title.split(":", 1)[0]
+        assert span.summary.startswith(f"{speaker}: ")  # attributed like the essence
+        assert 40 <= len(span.summary) <= CHUNK_SUMMARY_CHARS
+        spoken = span.summary.removeprefix(f"{speaker}: ")
+        assert 1 <= len(_sentences(spoken)) <= 2
+        for sentence in _sentences(spoken):
+            assert sentence in chunk  # extractive: every sentence is the chunk's own
+
+
+def test_section_summaries_come_from_their_own_section_without_the_heading() -> None:
+    text = (
+        "# Pricing\n\nWe decided to replace per-seat pricing with three usage tiers in 2021. "
+        "The office plants were watered on Fridays.\n\n"
+        "# Hiring\n\nWe will hire two senior engineers before any manager. "
+        "The main risk is that burn outruns revenue, so we review it monthly.\n"
+    )
+    spans = chunk_text(text, target_words=20)
+    assert [span.title for span in spans] == ["Pricing", "Hiring"]
+    assert spans[0].summary == (
+        "We decided to replace per-seat pricing with three usage tiers in 2021."
+    )
+    assert "hire two senior engineers" in spans[1].summary
+    assert "#" not in spans[1].summary and "pricing" not in spans[1].summary
+
+
+def test_a_summary_of_one_long_sentence_is_cut_at_a_word_boundary() -> None:
+    sentence = "We decided that " + " and ".join(f"team {n} owns region {n}" for n in range(80))
+    spans = chunk_text(sentence + ".", target_words=2000)
+    assert len(spans) == 1
+    summary = spans[0].summary
+    assert len(summary) <= CHUNK_SUMMARY_CHARS and summary.endswith("…")
+    kept = summary.removesuffix("…")
+    assert sentence.startswith(kept) and sentence[len(kept)] == " "

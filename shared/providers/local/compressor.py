@@ -1,0 +1,15 @@
+"""Offline Artisan Cut (call 2A) for strategic chunks and conversation turns."""
+
+from shared.providers.base import ArtisanCut, TurnCut
+from shared.providers.local.artisan_cut import artisan_cut
+from shared.providers.local.turns import turn_cut
+
+
+class LocalCompressor:
+    """Offline Artisan Cut: extractive and deterministic."""
+
+    async def compress(self, text: str, title: str) -> ArtisanCut:
+        return artisan_cut(text, title)
+
+    async def compress_turn(self, user_message: str, ai_response: str, persona: str) -> TurnCut:
+        return turn_cut(user_message, ai_response, persona)

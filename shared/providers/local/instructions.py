@@ -1,0 +1,198 @@
+"""Seed 002's instruction detection: a lasting directive to the personas about how they respond.
+
+A sentence clause is a directive when it is addressed to the persona (an imperative such as
+"don't", "never", "always", "stop", "avoid", "keep", a lead-in such as "from now on", or a
+phrase such as "I want you to", "you should", "I prefer") AND it speaks about response
+behaviour (style, format, tone, analogies, length, language, follow-up questions). Statements
+about the business ("we never hit our Q3 target", "always-on pricing is a risk") are neither.
+"""
+
+import re
+from dataclasses import dataclass
+
+from shared.providers.local.text import sentence_spans
+
+KNOWN_PERSONAS: tuple[str, ...] = ("gunnar", "vlad", "kirby", "stefan", "ananya", "samara")
+GLOBAL_SCOPE = "global"
+
+_PERSONA_NAMES = "|".join(KNOWN_PERSONAS)
+# words that may open a clause before its verb: vocatives, politeness, discourse fillers
+_LEAD_WORDS = re.compile(
+    r"^(?:(?:please|pls|also|and|but|so|oh|ok|okay|hey|hi|just|seriously|again|one more thing"
+    r"|guys|team|folks|all of you|everyone|everybody|any of you|each of you|you all"
+    rf"|{_PERSONA_NAMES})"
+    r"\b[\s!,.:]*)+",
+    re.IGNORECASE,
+)
+# imperatives that, at the start of a clause, speak to the persona about its conduct
+_IMPERATIVE = re.compile(
+    r"^(?:don'?t|do not|never|always|stop|quit|avoid|keep|refrain from|no more|make sure"
+    r"|remember to|try (?:not )?to|be|use|answer|respond|reply|write|talk|speak|explain"
+    r"|ask|give me|format|drop|cut|skip|call me|address me)(?![\w-])",
+    re.IGNORECASE,
+)
+# imperatives that are one-off requests unless something in the sentence makes them lasting
+_ONE_OFF_VERBS = re.compile(
+    r"^(?:use|answer|respond|reply|write|talk|speak|explain|ask|give me|format|drop|cut|skip)\b",
+    re.IGNORECASE,
+)
+_LASTING = re.compile(
+    r"\b(?:from now on|going forward|moving forward|from here on(?: out)?|in (?:the )?future"
+    r"|every time|each time|whenever|at all times|any ?more|ever again|always|never)(?![\w-])",
+    re.IGNORECASE,
+)
+_OPENING_LASTING = re.compile(
+    r"^(?:from now on|going forward|moving forward|from here on(?: out)?|in (?:the )?future)"
+    r"\b\s*",
+    re.IGNORECASE,
+)
+_OTHER_SUBJECT = re.compile(
+    r"^(?:we|i|our|us|they|their|he|she|it|this|that|these|those|the|my|customers|clients)\b",
+    re.IGNORECASE,
+)
+_ADDRESSED = re.compile(
+    r"\b(?:i(?: want| need| would like|'d like| expect) you to|i(?:'d| would) rather you"
+    r"|i(?:'d| would)? prefer|i (?:really )?(?:hate|dislike|can'?t stand)"
+    r"|i (?:don'?t|do not) (?:like|want)|i (?:really )?(?:like|love) (?:it )?when you"
+    r"|you (?:should|must|need to|have to|always|never|keep)"
+    r"|tell (?:him|her|them|\w+) to (?:stop|always|never|not|avoid|keep)"
+    r"|(?:can|could|would|will) you (?:please )?(?:stop|always|never|avoid|not|keep|try))\b",
+    re.IGNORECASE,
+)
+# what a directive is about: how the persona answers
+_BEHAVIOUR = re.compile(
+    r"\b(?:analog(?:y|ies)|metaphors?|jargon|buzzwords?|bullet(?:s| points?)?|lists|numbered"
+    r"|format(?:ting|ted)?|markdown|tables|headings|headers|tone|formal(?:ly)?|informal|casual"
+    r"|concise(?:ly)?|brief(?:ly)?|verbose|wordy|long-winded|rambl\w*|waffl\w*|length|emojis?"
+    r"|emoticons|language|english|german|french|spanish|dutch|italian|swedish|hindi|jokes?"
+    r"|humou?r|sarcas\w*|slang|swear\w*|follow[- ]?up|questions?|clarifying|examples"
+    r"|an example|sugar-?coat\w*|hedg\w*|filler|preamble|disclaimers?|apologi[sz]\w*"
+    r"|flatter\w*|prais\w* me|compliment\w* me|caveats?|challenge me|push back|devil'?s advocate"
+    r"|agree with me|blunt\w*|polite\w*|friendl\w*|exclamation|all caps|capital letters"
+    r"|citations?|cite|sources|references|plain english|plain language|simple (?:terms|words"
+    r"|language)|technical (?:terms|language|details)|step by step|reasoning|tl;?dr"
+    r"|summar(?:y|ies|ise|ize)|call me|address me|my name|metric units|imperial units"
+    r"|(?:\d+|few|fewer|short|shorter|long|longer) (?:words|sentences|paragraphs|lines"
+    r"|characters)"
+    r"|(?:your|each|every|all|short(?:er)?|long(?:er)?) (?:answers?|responses?|replies|reply"
+    r"|explanations?|messages?)"
+    r"|(?:answer|respond|reply|explain|talk|speak|write)(?:ing)? (?:in|with|like|as|using|to me"
+    r"|more|less|briefly|shortly|formally|casually|directly|plainly|simply)"
+    r"|keep (?:it|them|things|answers|responses|replies) \w+)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_BREAK = re.compile(r"\s*(?:[,;:()]|—|–|\s-\s)\s*")
+# "like Vlad", "than Gunnar": a name compared with, not spoken to
+_NAME_AS_ADDRESSEE = re.compile(
+    rf"(?<!\blike )(?<!\bthan )(?<!\bfrom )(?<!\bwith )\b(?P<name>{_PERSONA_NAMES})\b",
+    re.IGNORECASE,
+)
+_GLOBAL_ADDRESS = re.compile(
+    r"\b(?:all of you|every(?:one|body)|any of you|each of you|every one of you|you all|y'all"
+    r"|all (?:the |my )?(?:personas|advisors|advisers|assistants|experts|bots|of them)"
+    r"|every persona|whoever (?:answers|responds|replies))\b",
+    re.IGNORECASE,
+)
+_OPENING_VOCATIVE = re.compile(
+    rf"^\W*(?:hi|hey|hello|ok|okay|dear)?\W*(?P<name>{_PERSONA_NAMES})\b"
+)
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """Whether a user message holds a lasting behavioural directive, and for whom."""
+
+    is_instruction: bool
+    scope: str | None  # 'global', a persona's name, or None when not an instruction
+    sentences: tuple[str, ...] = ()  # the directive sentences, in order
+
+
+def detect_instruction(user_message: str, persona: str) -> Instruction:
+    """Seed 002's is_instruction and instruction_scope for a message sent to `persona`."""
+    directives = directive_sentences(user_message)
+    if not directives:
+        return Instruction(False, None)
+    return Instruction(True, instruction_scope(user_message, directives, persona), directives)
+
+
+def directive_sentences(message: str) -> tuple[str, ...]:
+    """The sentences of a message that hold a directive about the persona's responses."""
+    sentences = (" ".join(message[start:end].split()) for start, end in sentence_spans(message))
+    return tuple(sentence for sentence in sentences if is_directive(sentence))
+
+
+def is_directive(sentence: str) -> bool:
+    """A clause addressed to the persona that speaks about how it responds."""
+    lasting = bool(_LASTING.search(sentence))
+    lead_in = False  # "From now on," alone addresses the clause after it
+    for clause in _CLAUSE_BREAK.split(sentence):
+        core = _LEAD_WORDS.sub("", clause).strip()
+        if opening := _OPENING_LASTING.match(core):  # "from now on talk to me like …"
+            core, lead_in = core[opening.end() :].strip(), True
+        if not core:
+            continue  # a vocative, "please" or a lead-in alone: what follows is addressed
+        # "From now on, we …" is about the business; "From now on, answer …" is to the persona
+        lead_in = lead_in and not _OTHER_SUBJECT.match(core)
+        addressed = lead_in or bool(_ADDRESSED.search(core)) or _imperative(core, lasting)
+        if addressed and _BEHAVIOUR.search(core):
+            return True
+        lead_in = False
+    return False
+
+
+def _imperative(clause: str, lasting: bool) -> bool:
+    """An imperative opening; 'use', 'answer' and the like only count when made lasting."""
+    if not _IMPERATIVE.match(clause):
+        return False
+    return lasting or not _ONE_OFF_VERBS.match(clause)
+
+
+def instruction_scope(message: str, directives: tuple[str, ...], persona: str) -> str:
+    """Another persona named as addressee, else 'global' for all, else the current persona."""
+    return explicit_scope(message, directives, persona) or normalise_persona(persona)
+
+
+def explicit_scope(message: str, directives: tuple[str, ...], persona: str) -> str | None:
+    """The scope the words of the message state: a persona named, or all of them; else None."""
+    current = normalise_persona(persona)
+    named = _named_personas(" ".join(directives)) or _opening_vocative(message)
+    others = [name for name in named if name != current]
+    if others and current not in named:
+        return others[0]
+    if any(_GLOBAL_ADDRESS.search(sentence) for sentence in directives):
+        return GLOBAL_SCOPE
+    return current if current in named else None
+
+
+def _named_personas(text: str) -> list[str]:
+    """Known persona names used as addressees, in order of first mention."""
+    names = [match.group("name").lower() for match in _NAME_AS_ADDRESSEE.finditer(text)]
+    return list(dict.fromkeys(names))
+
+
+def _opening_vocative(message: str) -> list[str]:
+    """The persona a message greets at its start ("Hey Vlad! ..."), if any."""
+    match = _OPENING_VOCATIVE.match(message.lower())
+    return [match.group("name")] if match else []
+
+
+def without_address(sentence: str) -> str:
+    """A directive without its vocative and politeness ('Gunnar, please don't …' → "don't …")."""
+    return _LEAD_WORDS.sub("", sentence).strip() or sentence
+
+
+def normalise_persona(persona: str) -> str:
+    """Persona names are stored lower-case and trimmed ('Gunnar ' is 'gunnar')."""
+    return persona.strip().lower()
+
+
+def normalise_scope(scope: str | None, persona: str) -> str | None:
+    """'global' or a persona's name, lower-case; None for anything else."""
+    if scope is None:
+        return None
+    cleaned = scope.strip().lower()
+    if cleaned == GLOBAL_SCOPE or _GLOBAL_ADDRESS.fullmatch(cleaned) or cleaned in ("all", "any"):
+        return GLOBAL_SCOPE
+    if cleaned in KNOWN_PERSONAS or (cleaned and cleaned == normalise_persona(persona)):
+        return cleaned
+    return None

@@ -1,0 +1,299 @@
+"""A real HTTP server on 127.0.0.1 that speaks the OpenAI chat-completions, OpenAI embeddings and
+Voyage embeddings wire formats, with scripted faults, for tests and benchmarks.
+
+It runs in a background thread with one thread per request, so sync tests, async tests and other
+OS processes can all call it, and many requests can sleep (`latency`, `delay`) at once.
+
+    with FakeModelServer() as server:
+        server.responder = lambda request: '{"answer": 42}'
+        server.fail_with(429, headers={"Retry-After": "1"})   # the next request gets a 429
+        ... ModelSettings(llm_base_url=server.base_url, ...) ...
+        assert len(server.chat_requests) == 2
+"""
+
+import base64
+import itertools
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import numpy as np
+
+from shared.tokens import count_tokens
+
+Responder = Callable[[dict[str, Any]], str]
+"""Given a chat-completions request body, the assistant message's content."""
+
+EMBEDDING_DIMENSIONS = {
+    "text-embedding-3-small": 1536,
+    "text-embedding-3-large": 3072,
+    "text-embedding-ada-002": 1536,
+    "voyage-3-lite": 512,
+}
+DEFAULT_EMBEDDING_DIMENSION = 1024  # voyage-3-large and most other Voyage models
+_MODELS = {"object": "list", "data": [{"id": "fake", "object": "model", "owned_by": "tests"}]}
+
+
+def empty_object_responder(request: dict[str, Any]) -> str:
+    return "{}"
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    path: str
+    json: dict[str, Any]
+    headers: dict[str, str]  # names lowercased
+    received: float  # time.monotonic() on arrival
+
+
+@dataclass(frozen=True)
+class _Fault:
+    """What happens to one request instead of (or before) the normal answer."""
+
+    delay: float = 0.0
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytes | None = None
+    content: str | None = None  # replaces the responder's chat answer
+
+
+class FakeModelServer:
+    """`responder`, `latency` and the faults may change while it runs; the responder is called
+    from many threads at once, so it must be thread-safe (a pure function is)."""
+
+    def __init__(self, responder: Responder | None = None, *, latency: float = 0.0) -> None:
+        self.responder: Responder = responder or empty_object_responder
+        self.latency = latency  # seconds every request sleeps before answering
+        self.requests: list[RecordedRequest] = []
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self._faults: deque[_Fault] = deque()
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._ids = itertools.count(1)
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> "FakeModelServer":
+        self._stopping.clear()
+        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server.fake = self
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()  # wakes sleeping requests so they answer at once
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._server = self._thread = None
+
+    def __enter__(self) -> "FakeModelServer":
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    @property
+    def base_url(self) -> str:
+        if self._server is None:
+            raise RuntimeError("the fake model server is not running")
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    # scripting: each fault applies to one request, whatever its path, in the order given
+
+    def fail_with(
+        self,
+        status: int,
+        *,
+        headers: dict[str, str] | None = None,
+        body: dict[str, Any] | str | None = None,
+        times: int = 1,
+    ) -> None:
+        """Answer the next `times` requests with `status` (body: both clients' error shapes)."""
+        raw = body if isinstance(body, str) else json.dumps(body or _error_body(status))
+        self._script(_Fault(status=status, headers=headers or {}, body=raw.encode()), times)
+
+    def delay(self, seconds: float, *, times: int = 1) -> None:
+        """Sleep `seconds` before answering the next `times` requests (on top of `latency`)."""
+        self._script(_Fault(delay=seconds), times)
+
+    def reply_raw(self, content: str, *, times: int = 1) -> None:
+        """Answer the next `times` chat requests with `content` instead of the responder's."""
+        self._script(_Fault(content=content), times)
+
+    def reset(self) -> None:
+        with self._lock:
+            self._faults.clear()
+            self.requests.clear()
+            self.max_in_flight = self.in_flight
+
+    @property
+    def chat_requests(self) -> list[RecordedRequest]:
+        return [r for r in self.requests if r.path.endswith("/chat/completions")]
+
+    @property
+    def embedding_requests(self) -> list[RecordedRequest]:
+        return [r for r in self.requests if r.path.endswith("/embeddings")]
+
+    # serving (called from the request threads)
+
+    def _script(self, fault: _Fault, times: int) -> None:
+        with self._lock:
+            self._faults.extend([fault] * times)
+
+    def _arrive(self, path: str, payload: dict[str, Any], headers: dict[str, str]) -> _Fault:
+        with self._lock:
+            self.requests.append(RecordedRequest(path, payload, headers, time.monotonic()))
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+            return self._faults.popleft() if self._faults else _Fault()
+
+    def _leave(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
+
+    def _answer(self, path: str, payload: dict[str, Any], fault: _Fault) -> tuple[int, dict, bytes]:
+        wait = self.latency + fault.delay
+        if wait > 0:
+            self._stopping.wait(wait)
+        if fault.status >= 400:
+            return fault.status, fault.headers, fault.body or b""
+        if path.endswith("/chat/completions"):
+            return 200, {}, _json(self._chat(payload, fault.content))
+        if path.endswith("/embeddings"):
+            return 200, {}, _json(_embeddings(payload))
+        return 404, {}, _json(_error_body(404, f"no such path: {path}"))
+
+    def _chat(self, payload: dict[str, Any], content: str | None) -> dict[str, Any]:
+        answer = self.responder(payload) if content is None else content
+        prompt_tokens = sum(
+            count_tokens(str(message.get("content") or ""))
+            for message in payload.get("messages", [])
+        )
+        completion_tokens = count_tokens(answer)
+        return {
+            "id": f"chatcmpl-fake-{next(self._ids)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": payload.get("model", "fake"),
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": answer},
+                    "finish_reason": "stop",
+                    "logprobs": None,
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }
+
+
+def _embeddings(payload: dict[str, Any]) -> dict[str, Any]:
+    """Both formats: OpenAI's clients read usage.prompt_tokens, Voyage's usage.total_tokens;
+    both ask for base64 float32 by default and decode it, and accept plain lists otherwise."""
+    # the offline embedder makes the vectors deterministic and meaningful (search works);
+    # imported here so chat-only uses of the fake load none of the local providers
+    from shared.providers.local.embed import embed_texts
+
+    texts = payload["input"] if isinstance(payload["input"], list) else [payload["input"]]
+    model = str(payload.get("model") or "fake-embedding")
+    dimension = (
+        payload.get("output_dimension")  # Voyage
+        or payload.get("dimensions")  # OpenAI
+        or EMBEDDING_DIMENSIONS.get(model, DEFAULT_EMBEDDING_DIMENSION)
+    )
+    vectors = embed_texts(texts, int(dimension)).astype(np.float32)
+    as_base64 = payload.get("encoding_format") == "base64"
+    tokens = sum(count_tokens(text) for text in texts)
+    return {
+        "object": "list",
+        "data": [
+            {
+                "object": "embedding",
+                "embedding": _encoded(row) if as_base64 else row.tolist(),
+                "index": index,
+            }
+            for index, row in enumerate(vectors)
+        ],
+        "model": model,
+        "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
+    }
+
+
+def _encoded(vector: np.ndarray) -> str:
+    """The base64 wire form: little-endian float32 bytes, as both clients decode it."""
+    return base64.b64encode(vector.astype("<f4").tobytes()).decode()
+
+
+def _error_body(status: int, message: str | None = None) -> dict[str, Any]:
+    """OpenAI's clients read error.message, Voyage's client reads detail."""
+    text = message or f"fake model server: scripted HTTP {status}"
+    return {"error": {"message": text, "type": "fake_error", "code": status}, "detail": text}
+
+
+def _json(data: dict[str, Any]) -> bytes:
+    return json.dumps(data).encode()
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True  # a request still sleeping never blocks stop()
+    request_queue_size = 256  # benchmarks open many connections at once
+    fake: FakeModelServer
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        try:
+            payload = json.loads(body or b"{}")
+        except ValueError:
+            self._send(400, {}, _json(_error_body(400, "request body is not JSON")))
+            return
+        fake = self.server.fake
+        headers = {name.lower(): value for name, value in self.headers.items()}
+        fault = fake._arrive(self.path, payload, headers)
+        try:
+            status, headers, data = fake._answer(self.path, payload, fault)
+        except Exception as exc:  # a failing responder shows up as a 500 the test can see
+            status, headers, data = 500, {}, _json(_error_body(500, f"responder failed: {exc}"))
+        finally:
+            fake._leave()
+        self._send(status, headers, data)
+
+    def do_GET(self) -> None:
+        if self.path.rstrip("/").endswith("/models"):
+            self._send(200, {}, _json(_MODELS))
+        else:
+            self._send(404, {}, _json(_error_body(404, f"no such path: {self.path}")))
+
+    def _send(self, status: int, headers: dict[str, str], data: bytes) -> None:
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up waiting (a timeout test): nothing left to answer
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # keep test output clean; .requests records what arrived

@@ -1,0 +1,114 @@
+"""Vectors of two embedding models never mix: a different embedder refuses to start until
+`artisan reembed` has re-embedded everything, which it does through the bus."""
+
+import asyncio
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import asyncpg
+import httpx
+import pytest
+
+from shared.config import GatewaySettings, InfraSettings
+from shared.db import create_pool, users
+from shared.db.embedding_space import EmbeddingSpaceMismatch, ensure_space, stored_dimension
+from shared.launcher.embedded import free_port
+from shared.launcher.stack import Stack, start_stack
+from tests.fixtures import documents
+from tests.helpers import upload, wait_for_status
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+EXIT_REFUSED = 78
+
+
+async def test_a_different_space_is_refused_with_the_fix(
+    db: asyncpg.Pool, api_client: httpx.AsyncClient
+) -> None:
+    record = await upload(api_client, "space.md", documents.markdown() + "\nunique: space\n")
+    await wait_for_status(api_client, record["id"], "ready")
+    with pytest.raises(EmbeddingSpaceMismatch) as refused:
+        await ensure_space(db, model="text-embedding-3-small", dimension=1536)
+    message = str(refused.value)
+    assert "text-embedding-3-small (1536 dimensions)" in message
+    assert "1024 dimensions" in message
+    assert "artisan reembed" in message
+
+
+async def test_an_embedder_with_another_dimension_refuses_to_start(system: Stack) -> None:
+    env = {
+        **os.environ,
+        "ARTISAN_NATS_URL": system.nats_url,
+        "ARTISAN_DATABASE_URL": system.database_url,
+        "ARTISAN_LOCAL_EMBED_DIM": "512",
+    }
+    result = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "services.embedder.main"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == EXIT_REFUSED, result.stderr[-2000:]
+    assert "artisan reembed" in result.stderr
+
+
+@pytest.fixture(scope="module")
+def own_system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """A system of its own: re-embedding changes the whole database."""
+    data_dir: Path = tmp_path_factory.mktemp("reembed")
+    infra = InfraSettings(data_dir=data_dir, nats_port=free_port(), nats_url="", database_url="")
+    stack = start_stack(
+        infra, GatewaySettings(port=free_port()), extra_env={"ARTISAN_DATA_DIR": str(data_dir)}
+    )
+    yield stack
+    stack.stop()
+
+
+async def test_reembed_moves_every_vector_to_the_new_space(own_system: Stack) -> None:
+    pool = await create_pool(own_system.database_url)
+    _, key = await users.create_user(pool, name="reembedder")
+    headers = {"Authorization": f"Bearer {key}"}
+    async with httpx.AsyncClient(base_url=own_system.gateway_url, headers=headers) as client:
+        ids = []
+        for name, data in sorted(documents.every_format().items())[:4]:
+            ids.append((await upload(client, name, data))["id"])
+        for file_id in ids:
+            await wait_for_status(client, file_id, "ready")
+        summaries = {i: (await client.get(f"/v1/files/{i}")).json()["summary"] for i in ids}
+
+        env = {
+            **os.environ,
+            "ARTISAN_NATS_URL": own_system.nats_url,
+            "ARTISAN_DATABASE_URL": own_system.database_url,
+            "ARTISAN_LOCAL_EMBED_DIM": "512",
+            "ARTISAN_PORT": "1",  # no gateway there: queue and return
+        }
+        artisan = str(Path(sys.executable).parent / "artisan")
+        result = await asyncio.to_thread(
+            subprocess.run,
+            [artisan, "reembed"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert result.returncode == 0, result.stderr
+        assert "with artisan-hash-v1-512 (512 dimensions)" in result.stdout
+        assert await stored_dimension(pool) == 512
+
+        # the running embedder (1024) must stop rather than write old-space vectors; restarted
+        # with the new settings, it finishes the work
+        own_system.supervisor.kill("embedder")
+        own_system.supervisor.env["ARTISAN_LOCAL_EMBED_DIM"] = "512"
+        own_system.supervisor.start("embedder")
+        for file_id in ids:
+            ready = await wait_for_status(client, file_id, "ready", timeout=60)
+            assert ready["summary"] == summaries[file_id]
+        missing = await pool.fetchval("SELECT count(*) FROM file_chunks WHERE embedding IS NULL")
+        dims = await pool.fetchval("SELECT DISTINCT vector_dims(embedding) FROM file_chunks")
+        assert (missing, dims) == (0, 512)
+    await pool.close()
