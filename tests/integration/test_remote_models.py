@@ -1,0 +1,122 @@
+"""The pipeline through remote models: the real openai and voyageai clients talk to a local
+server that speaks their wire formats, for every model-driven stage of every service."""
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from shared.config import GatewaySettings, InfraSettings
+from shared.db import create_pool, users
+from shared.launcher.embedded import free_port
+from shared.launcher.stack import Stack, start_stack
+from tests.fakes.llm_responder import realistic_responder
+from tests.fakes.model_server import FakeModelServer
+from tests.fixtures import documents
+from tests.fixtures.transcripts import interview_transcript, turn_offsets
+from tests.helpers import assert_exact_coverage, upload, wait_for_status
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+@pytest.fixture(scope="module")
+def model_server() -> Iterator[FakeModelServer]:
+    with FakeModelServer(realistic_responder) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def remote_system(
+    tmp_path_factory: pytest.TempPathFactory, model_server: FakeModelServer
+) -> Iterator[Stack]:
+    data_dir: Path = tmp_path_factory.mktemp("remote")
+    infra = InfraSettings(data_dir=data_dir, nats_port=free_port(), nats_url="", database_url="")
+    env = {
+        "ARTISAN_DATA_DIR": str(data_dir),
+        "ARTISAN_LLM_BASE_URL": model_server.base_url,
+        "ARTISAN_LLM_API_KEY": "test-key",
+        "ARTISAN_LLM_TIMEOUT_SECONDS": "1.5",
+        "ARTISAN_LLM_MAX_RETRIES": "1",
+        "ARTISAN_VOYAGE_API_KEY": "test-key",
+        "ARTISAN_VOYAGE_BASE_URL": model_server.base_url,
+        "ARTISAN_MAX_DELIVERIES": "2",
+        "ARTISAN_RETRY_DELAY_SECONDS": "0.2",
+    }
+    stack = start_stack(infra, GatewaySettings(port=free_port()), compressors=2, extra_env=env)
+    yield stack
+    stack.stop()
+
+
+@pytest.fixture
+async def client(remote_system: Stack) -> AsyncIterator[httpx.AsyncClient]:
+    pool = await create_pool(remote_system.database_url)
+    _, key = await users.create_user(pool, name="remote")
+    await pool.close()
+    headers = {"Authorization": f"Bearer {key}"}
+    async with httpx.AsyncClient(
+        base_url=remote_system.gateway_url, headers=headers, timeout=30
+    ) as client:
+        yield client
+
+
+async def test_a_transcript_goes_to_ready_through_remote_models(
+    client: httpx.AsyncClient, model_server: FakeModelServer
+) -> None:
+    text = interview_transcript()
+    record = await upload(client, "ACD179.md", text)
+    ready = await wait_for_status(client, record["id"], "ready", timeout=90)
+    content = (await client.get(f"/v1/files/{record['id']}/content")).text
+    chunks = (await client.get(f"/v1/files/{record['id']}/chunks")).json()["items"]
+    assert_exact_coverage(content, chunks)
+    assert {c["char_start"] for c in chunks} <= set(turn_offsets(content)), "cuts at speaker turns"
+    assert ready["summary"] and ready["file_type"] == "strategic"
+    calls = (await client.get(f"/v1/files/{record['id']}/model-calls")).json()
+    by_role = {(c["role"], c["provider"]) for c in calls["items"]}
+    for role in ("classify", "chunk", "compress", "verify", "summarise"):
+        assert (role, "openai-compatible") in by_role, role
+    assert ("embed", "voyage") in by_role
+    assert calls["totals"]["cost_usd"] > 0
+    assert all(c["prompt_tokens"] > 0 for c in calls["items"])
+    assert len([c for c in calls["items"] if c["role"] == "chunk"]) == 8  # 4 windows × 1A + 1B
+
+
+async def test_a_malformed_answer_is_repaired(
+    client: httpx.AsyncClient, model_server: FakeModelServer
+) -> None:
+    model_server.reply_raw('{"file_type": "strateg', times=1)
+    record = await upload(client, "repair.md", documents.markdown() + "\nunique: repair\n")
+    await wait_for_status(client, record["id"], "ready", timeout=60)
+    calls = (await client.get(f"/v1/files/{record['id']}/model-calls")).json()["items"]
+    assert [c["outcome"] for c in calls if c["role"] == "classify"][:2] == ["invalid", "ok"]
+
+
+async def test_an_answer_that_stays_malformed_fails_the_file_clearly(
+    client: httpx.AsyncClient, model_server: FakeModelServer
+) -> None:
+    model_server.reply_raw("not json at all", times=2)
+    record = await upload(client, "broken.md", documents.markdown() + "\nunique: broken\n")
+    failed = await wait_for_status(client, record["id"], "failed", timeout=60)
+    assert "invalid JSON" in failed["error_message"], failed["error_message"]
+    assert "classify" in failed["error_message"]
+
+
+async def test_429_with_retry_after_is_honoured(
+    client: httpx.AsyncClient, model_server: FakeModelServer
+) -> None:
+    model_server.fail_with(429, headers={"Retry-After": "1"})
+    before = len(model_server.requests)
+    record = await upload(client, "busy.md", documents.markdown() + "\nunique: busy\n")
+    await wait_for_status(client, record["id"], "ready", timeout=60)
+    first, second = model_server.requests[before : before + 2]
+    assert second.received - first.received >= 0.9
+
+
+async def test_a_model_that_never_answers_in_time_fails_the_file_clearly(
+    client: httpx.AsyncClient, model_server: FakeModelServer
+) -> None:
+    # 2 deliveries × 2 attempts, each cut off by the 1.5 s timeout
+    model_server.delay(4, times=4)
+    record = await upload(client, "slow.md", documents.markdown() + "\nunique: slow\n")
+    failed = await wait_for_status(client, record["id"], "failed", timeout=60)
+    assert "did not answer" in failed["error_message"], failed["error_message"]
