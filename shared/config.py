@@ -35,6 +35,9 @@ class PipelineSettings(_ArtisanSettings):
     max_deliveries: int = Field(5, description="deliveries before a message fails its file")
     ack_wait_seconds: float = Field(60.0, description="redelivery delay of an unacked message")
     retry_delay_seconds: float = Field(0.5, description="delay before a failed message returns")
+    worker_concurrency: int = Field(
+        8, description="messages one service process works on at once (model calls wait)"
+    )
 
 
 # USD per million tokens (input, output); extend with ARTISAN_PRICES='{"model": [in, out]}'

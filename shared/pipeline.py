@@ -1,10 +1,12 @@
 """What every pipeline step shares: its consumer, bounded retries that end in a failed file,
 stale-event drops and progress fan-out."""
 
+import asyncio
 import logging
 import os
 import signal
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, TypeVar, get_type_hints
 
 import asyncpg
@@ -52,7 +54,10 @@ async def run_step(
     if not await files.is_current_attempt(pool, file_id=event.file_id, attempt=event.attempt):
         return
     try:
-        with working_on(WorkContext(user_id=event.user_id, file_id=event.file_id)):
+        with (
+            working_on(WorkContext(user_id=event.user_id, file_id=event.file_id)),
+            _kept_in_progress(msg),
+        ):
             await step(event, pool, broker)
     except PermanentError as exc:
         await fail_file(pool, broker, event, str(exc))
@@ -69,6 +74,23 @@ async def run_step(
             raise NackMessage(delay=pipeline_settings().retry_delay_seconds * deliveries) from exc
         logger.exception("giving up on %s after %d deliveries", event.file_id, deliveries)
         await fail_file(pool, broker, event, f"{type(exc).__name__}: {exc}")
+
+
+@contextmanager
+def _kept_in_progress(msg: NatsMessage) -> Iterator[None]:
+    """Tell JetStream the message is still being worked on (slow model calls) so it is not
+    redelivered to another worker meanwhile; a crashed worker stops telling, and it is."""
+
+    async def heartbeat() -> None:
+        while True:
+            await asyncio.sleep(pipeline_settings().ack_wait_seconds / 3)
+            await msg.in_progress()
+
+    task = asyncio.create_task(heartbeat())
+    try:
+        yield
+    finally:
+        task.cancel()
 
 
 def consumes(
