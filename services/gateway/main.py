@@ -12,10 +12,12 @@ from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
 
 from services.gateway.errors import install_error_handlers
 from services.gateway.progress_hub import ProgressHub, connect_hub
-from services.gateway.routes import events, files, health
+from services.gateway.routes import events, files, health, search
 from shared.bus import create_broker, ensure_stream
 from shared.config import GatewaySettings, InfraSettings, gateway_settings, infra_settings
 from shared.db import create_pool
+from shared.db.model_calls import database_sink
+from shared.providers.usage import set_usage_sink
 from shared.telemetry import setup_logging, setup_telemetry
 
 logger = logging.getLogger(__name__)
@@ -40,6 +42,7 @@ def create_app(
         # per-message logs at DEBUG: progress events are frequent and carry no news for operators
         broker = create_broker(infra.nats_url, log_level=logging.DEBUG)
         pool = await create_pool(infra.database_url)
+        set_usage_sink(database_sink(pool))
         await broker.start()
         await connect_hub(broker, hub)
         await ensure_stream(broker)
@@ -59,7 +62,7 @@ def create_app(
     )
     app.state.gateway_settings = gateway or gateway_settings()
     install_error_handlers(app)
-    for module in (files, events, health):
+    for module in (files, events, search, health):
         app.include_router(module.router)
     # services/gateway/static/ is reserved for the web client (a later issue)
     FastAPIInstrumentor.instrument_app(app, excluded_urls="healthz,readyz")
