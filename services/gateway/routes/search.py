@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 from services.gateway.auth import CurrentUser
 from services.gateway.deps import Pool
 from services.gateway.schemas import ErrorResponse
+from shared.config import model_settings
 from shared.db.search import hybrid_search
 from shared.providers import registry
 from shared.providers.usage import WorkContext, working_on
@@ -31,7 +32,7 @@ class SearchHit(BaseModel):
     line_start: int
     line_end: int
     snippet: str = Field(description="an exact substring of the chunk's text")
-    score: float = Field(description="reciprocal-rank fusion of full-text and vector ranks")
+    score: float = Field(description="reciprocal-rank fusion of BM25 full-text and vector ranks")
 
 
 class SearchResults(BaseModel):
@@ -58,7 +59,14 @@ async def search(
     """Hybrid search (full text + vectors) over your chunks."""
     with working_on(WorkContext(user_id=user.id)):
         [vector] = await registry.embedder().embed([q], input_type="query")
-    rows = await hybrid_search(pool, user_id=user.id, text=q, vector=vector, limit=limit)
+    rows = await hybrid_search(
+        pool,
+        user_id=user.id,
+        text=q,
+        vector=vector,
+        limit=limit,
+        vector_weight=model_settings().vector_weight,
+    )
     return SearchResults(
         items=[
             SearchHit(
