@@ -2,9 +2,17 @@
 
 import asyncio
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
+
+from shared.config import GatewaySettings, InfraSettings
+from shared.db import create_pool, users
+from shared.launcher.embedded import free_port
+from shared.launcher.stack import Stack, start_stack
 
 
 async def wait_for_status(
@@ -46,3 +54,32 @@ def assert_exact_coverage(text: str, chunks: list[dict[str, Any]]) -> None:
         assert chunk["text"] == text[chunk["char_start"] : chunk["char_end"]]
         position = chunk["char_end"]
     assert position == len(text)
+
+
+@contextmanager
+def own_stack(
+    data_dir: Path, env: dict[str, str] | None = None, compressors: int = 1
+) -> Iterator[Stack]:
+    """A whole system of its own (embedded NATS + PostgreSQL, every service) in `data_dir`."""
+    infra = InfraSettings(data_dir=data_dir, nats_port=free_port(), nats_url="", database_url="")
+    stack = start_stack(
+        infra,
+        GatewaySettings(port=free_port()),
+        compressors=compressors,
+        extra_env={"ARTISAN_DATA_DIR": str(data_dir), **(env or {})},
+    )
+    try:
+        yield stack
+    finally:
+        stack.stop()
+
+
+async def client_for_new_user(stack: Stack, name: str) -> httpx.AsyncClient:
+    """An API client of a new user of `stack` (close it when done)."""
+    pool = await create_pool(stack.database_url)
+    try:
+        _, key = await users.create_user(pool, name=name)
+    finally:
+        await pool.close()
+    headers = {"Authorization": f"Bearer {key}"}
+    return httpx.AsyncClient(base_url=stack.gateway_url, headers=headers, timeout=30)

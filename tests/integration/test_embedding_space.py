@@ -12,13 +12,11 @@ import asyncpg
 import httpx
 import pytest
 
-from shared.config import GatewaySettings, InfraSettings
 from shared.db import create_pool, users
 from shared.db.embedding_space import EmbeddingSpaceMismatch, ensure_space, stored_dimension
-from shared.launcher.embedded import free_port
-from shared.launcher.stack import Stack, start_stack
+from shared.launcher.stack import Stack
 from tests.fixtures import documents
-from tests.helpers import upload, wait_for_status
+from tests.helpers import own_stack, upload, wait_for_status
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 EXIT_REFUSED = 78
@@ -59,13 +57,8 @@ async def test_an_embedder_with_another_dimension_refuses_to_start(system: Stack
 @pytest.fixture(scope="module")
 def own_system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """A system of its own: re-embedding changes the whole database."""
-    data_dir: Path = tmp_path_factory.mktemp("reembed")
-    infra = InfraSettings(data_dir=data_dir, nats_port=free_port(), nats_url="", database_url="")
-    stack = start_stack(
-        infra, GatewaySettings(port=free_port()), extra_env={"ARTISAN_DATA_DIR": str(data_dir)}
-    )
-    yield stack
-    stack.stop()
+    with own_stack(tmp_path_factory.mktemp("reembed")) as stack:
+        yield stack
 
 
 async def test_reembed_moves_every_vector_to_the_new_space(own_system: Stack) -> None:

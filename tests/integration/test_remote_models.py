@@ -2,20 +2,22 @@
 server that speaks their wire formats, for every model-driven stage of every service."""
 
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 
-from shared.config import GatewaySettings, InfraSettings
-from shared.db import create_pool, users
-from shared.launcher.embedded import free_port
-from shared.launcher.stack import Stack, start_stack
+from shared.launcher.stack import Stack
 from tests.fakes.llm_responder import realistic_responder
 from tests.fakes.model_server import FakeModelServer
 from tests.fixtures import documents
 from tests.fixtures.transcripts import interview_transcript, turn_offsets
-from tests.helpers import assert_exact_coverage, upload, wait_for_status
+from tests.helpers import (
+    assert_exact_coverage,
+    client_for_new_user,
+    own_stack,
+    upload,
+    wait_for_status,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -30,10 +32,7 @@ def model_server() -> Iterator[FakeModelServer]:
 def remote_system(
     tmp_path_factory: pytest.TempPathFactory, model_server: FakeModelServer
 ) -> Iterator[Stack]:
-    data_dir: Path = tmp_path_factory.mktemp("remote")
-    infra = InfraSettings(data_dir=data_dir, nats_port=free_port(), nats_url="", database_url="")
     env = {
-        "ARTISAN_DATA_DIR": str(data_dir),
         "ARTISAN_LLM_BASE_URL": model_server.base_url,
         "ARTISAN_LLM_API_KEY": "test-key",
         "ARTISAN_LLM_TIMEOUT_SECONDS": "1.5",
@@ -43,20 +42,13 @@ def remote_system(
         "ARTISAN_MAX_DELIVERIES": "2",
         "ARTISAN_RETRY_DELAY_SECONDS": "0.2",
     }
-    stack = start_stack(infra, GatewaySettings(port=free_port()), compressors=2, extra_env=env)
-    yield stack
-    stack.stop()
+    with own_stack(tmp_path_factory.mktemp("remote"), env, compressors=2) as stack:
+        yield stack
 
 
 @pytest.fixture
 async def client(remote_system: Stack) -> AsyncIterator[httpx.AsyncClient]:
-    pool = await create_pool(remote_system.database_url)
-    _, key = await users.create_user(pool, name="remote")
-    await pool.close()
-    headers = {"Authorization": f"Bearer {key}"}
-    async with httpx.AsyncClient(
-        base_url=remote_system.gateway_url, headers=headers, timeout=30
-    ) as client:
+    async with await client_for_new_user(remote_system, "remote") as client:
         yield client
 
 

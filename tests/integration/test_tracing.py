@@ -6,17 +6,16 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import httpx
 import pytest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
-from shared.config import GatewaySettings, InfraSettings
 from shared.db import create_pool, users
 from shared.launcher.embedded import free_port
-from shared.launcher.stack import Stack, start_stack
+from shared.launcher.stack import Stack
 from tests.fixtures import documents
+from tests.helpers import own_stack
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -73,16 +72,9 @@ def collector() -> Iterator[OtlpCollector]:
 def traced_system(
     tmp_path_factory: pytest.TempPathFactory, collector: OtlpCollector
 ) -> Iterator[Stack]:
-    data_dir: Path = tmp_path_factory.mktemp("traced")
-    infra = InfraSettings(data_dir=data_dir, nats_port=free_port(), nats_url="", database_url="")
-    env = {
-        "ARTISAN_DATA_DIR": str(data_dir),
-        "ARTISAN_OTLP_ENDPOINT": collector.endpoint,
-        "OTEL_BSP_SCHEDULE_DELAY": "100",
-    }
-    stack = start_stack(infra, GatewaySettings(port=free_port()), extra_env=env)
-    yield stack
-    stack.stop()
+    env = {"ARTISAN_OTLP_ENDPOINT": collector.endpoint, "OTEL_BSP_SCHEDULE_DELAY": "100"}
+    with own_stack(tmp_path_factory.mktemp("traced"), env) as stack:
+        yield stack
 
 
 async def test_one_upload_is_one_trace_across_every_service(
