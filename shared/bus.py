@@ -48,8 +48,8 @@ def work_queue(consumer: Consumer) -> dict[str, Any]:
     return {
         "stream": STREAM,
         "durable": consumer.value,
-        "pull_sub": PullSub(batch_size=settings.worker_concurrency, timeout=5.0),
-        "max_workers": settings.worker_concurrency,
+        "pull_sub": PullSub(batch_size=settings.concurrency(), timeout=5.0),
+        "max_workers": settings.concurrency(),
         "config": ConsumerConfig(
             durable_name=consumer.value,
             deliver_policy=DeliverPolicy.ALL,

@@ -35,9 +35,18 @@ class PipelineSettings(_ArtisanSettings):
     max_deliveries: int = Field(5, description="deliveries before a message fails its file")
     ack_wait_seconds: float = Field(60.0, description="redelivery delay of an unacked message")
     retry_delay_seconds: float = Field(0.5, description="delay before a failed message returns")
-    worker_concurrency: int = Field(
-        8, description="messages one service process works on at once (model calls wait)"
+    worker_concurrency: int | None = Field(
+        None,
+        description="messages one service process works on at once; default 8 with remote"
+        " models (calls wait on the network), 1 with local ones (CPU-bound: more would only"
+        " delay progress events)",
     )
+
+    def concurrency(self) -> int:
+        if self.worker_concurrency is not None:
+            return self.worker_concurrency
+        models = model_settings()
+        return 8 if models.remote_llm or models.embedder_kind != "local" else 1
 
 
 # USD per million tokens (input, output); extend with ARTISAN_PRICES='{"model": [in, out]}'

@@ -32,6 +32,8 @@ async def announce(broker: NatsBroker, row: Mapping[str, Any] | None) -> None:
     """Tell SSE clients about a committed files row (nothing when the step was stale)."""
     if row is not None:
         await publish_progress(broker, row["user_id"], progress_event(row))
+        # out now: the worker's other messages may keep the event loop busy with CPU work
+        await broker.connection.flush()
 
 
 async def fail_file(pool: asyncpg.Pool, broker: NatsBroker, event: FileEvent, reason: str) -> None:
