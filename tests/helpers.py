@@ -83,3 +83,10 @@ async def client_for_new_user(stack: Stack, name: str) -> httpx.AsyncClient:
         await pool.close()
     headers = {"Authorization": f"Bearer {key}"}
     return httpx.AsyncClient(base_url=stack.gateway_url, headers=headers, timeout=30)
+
+
+async def follow_until_settled(client: httpx.AsyncClient, file_id: str) -> None:
+    """Read the file's SSE stream to its end: it closes once the file is ready or failed."""
+    async with client.stream("GET", f"/v1/files/{file_id}/events", timeout=600) as events:
+        async for _ in events.aiter_lines():
+            pass

@@ -18,12 +18,10 @@ from pathlib import Path
 
 import httpx
 
-from shared.config import GatewaySettings, InfraSettings
 from shared.db import create_pool, users
-from shared.launcher.embedded import free_port
-from shared.launcher.stack import start_stack
 from tests.benchmarks.corpus import generate_corpus
 from tests.fixtures.transcripts import interview_transcript
+from tests.helpers import follow_until_settled, own_stack, upload
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -119,31 +117,19 @@ async def transcript_latency(client: httpx.AsyncClient, runs: int = 3) -> float:
     for run in range(runs):
         text = interview_transcript() + f"\nBOSS: Thanks, everyone. (run {run} {time.time()})\n"
         started = time.monotonic()
-        response = await client.post("/v1/files", files=[("files", ("ACD179.md", text.encode()))])
-        file_id = response.json()["items"][0]["id"]
-        async with client.stream("GET", f"/v1/files/{file_id}/events") as events:
-            async for line in events.aiter_lines():
-                if line.startswith("data:") and json.loads(line[5:])["status"] != "processing":
-                    break
+        await follow_until_settled(client, (await upload(client, "ACD179.md", text))["id"])
         timings.append(time.monotonic() - started)
     return statistics.median(timings)
 
 
 def run(files: int, compressors: int, concurrency: int) -> dict:
-    with tempfile.TemporaryDirectory() as data_dir:
-        infra = InfraSettings(
-            data_dir=Path(data_dir), nats_port=free_port(), nats_url="", database_url=""
+    with (
+        tempfile.TemporaryDirectory() as data_dir,
+        own_stack(Path(data_dir), None, compressors) as stack,
+    ):
+        return asyncio.run(
+            measure(stack.gateway_url, stack.database_url, generate_corpus(files), concurrency)
         )
-        gateway = GatewaySettings(port=free_port(), max_upload_bytes=10 * 1024 * 1024)
-        stack = start_stack(
-            infra, gateway, compressors=compressors, extra_env={"ARTISAN_DATA_DIR": data_dir}
-        )
-        try:
-            return asyncio.run(
-                measure(stack.gateway_url, stack.database_url, generate_corpus(files), concurrency)
-            )
-        finally:
-            stack.stop()
 
 
 def main() -> None:

@@ -9,37 +9,22 @@ Run:  .venv/bin/python -m tests.benchmarks.remote_latency [--latency 2] [--compr
 
 import argparse
 import asyncio
-import json
 import tempfile
 import time
 from pathlib import Path
 
-import httpx
-
-from shared.config import GatewaySettings, InfraSettings
-from shared.db import create_pool, users
-from shared.launcher.embedded import free_port
-from shared.launcher.stack import start_stack
+from shared.launcher.stack import Stack
 from tests.fakes.llm_responder import realistic_responder
 from tests.fakes.model_server import FakeModelServer
 from tests.fixtures.transcripts import interview_transcript
+from tests.helpers import client_for_new_user, follow_until_settled, own_stack, upload
 
 
-async def process_transcript(url: str, database_url: str) -> tuple[float, dict]:
-    pool = await create_pool(database_url)
-    _, key = await users.create_user(pool, name="latency")
-    await pool.close()
-    headers = {"Authorization": f"Bearer {key}"}
-    async with httpx.AsyncClient(base_url=url, headers=headers, timeout=600) as client:
+async def process_transcript(stack: Stack) -> tuple[float, dict]:
+    async with await client_for_new_user(stack, "latency") as client:
         started = time.monotonic()
-        response = await client.post(
-            "/v1/files", files=[("files", ("ACD179.md", interview_transcript().encode()))]
-        )
-        file_id = response.json()["items"][0]["id"]
-        async with client.stream("GET", f"/v1/files/{file_id}/events") as events:
-            async for line in events.aiter_lines():
-                if line.startswith("data:") and json.loads(line[5:])["status"] != "processing":
-                    break
+        file_id = (await upload(client, "ACD179.md", interview_transcript()))["id"]
+        await follow_until_settled(client, file_id)
         elapsed = time.monotonic() - started
         record = (await client.get(f"/v1/files/{file_id}")).json()
         calls = (await client.get(f"/v1/files/{file_id}/model-calls")).json()
@@ -51,23 +36,14 @@ def run(latency: float, compressors: int) -> dict:
         FakeModelServer(realistic_responder, latency=latency) as server,
         tempfile.TemporaryDirectory() as data_dir,
     ):
-        infra = InfraSettings(
-            data_dir=Path(data_dir), nats_port=free_port(), nats_url="", database_url=""
-        )
         env = {
-            "ARTISAN_DATA_DIR": data_dir,
             "ARTISAN_LLM_BASE_URL": server.base_url,
             "ARTISAN_LLM_API_KEY": "bench",
             "ARTISAN_VOYAGE_API_KEY": "bench",
             "ARTISAN_VOYAGE_BASE_URL": server.base_url,
         }
-        stack = start_stack(
-            infra, GatewaySettings(port=free_port()), compressors=compressors, extra_env=env
-        )
-        try:
-            elapsed, detail = asyncio.run(process_transcript(stack.gateway_url, stack.database_url))
-        finally:
-            stack.stop()
+        with own_stack(Path(data_dir), env, compressors) as stack:
+            elapsed, detail = asyncio.run(process_transcript(stack))
     chunks = detail["record"]["total_chunks"]
     sequential = (4 * 2 + 2 * chunks) * latency
     roles: dict[str, int] = {}

@@ -18,10 +18,9 @@ from pathlib import Path
 
 import httpx
 
-from shared.config import REPO_ROOT, GatewaySettings, InfraSettings
-from shared.db import create_pool, users
-from shared.launcher.embedded import free_port
-from shared.launcher.stack import start_stack
+from shared.config import REPO_ROOT
+from shared.launcher.stack import Stack
+from tests.helpers import client_for_new_user, own_stack
 
 DATA = REPO_ROOT.parent / "shared" / "data" / "scifact"
 
@@ -62,16 +61,12 @@ async def upload_corpus(client: httpx.AsyncClient, corpus: dict[str, str]) -> No
         await asyncio.sleep(1)
 
 
-async def evaluate(url: str, database_url: str, docs: int | None) -> dict:
+async def evaluate(stack: Stack, docs: int | None) -> dict:
     corpus, queries, qrels = load()
     if docs:
         wanted = {d for q in qrels.values() for d in q} | set(list(corpus)[:docs])
         corpus = {d: t for d, t in corpus.items() if d in wanted}
-    pool = await create_pool(database_url)
-    _, key = await users.create_user(pool, name="scifact")
-    await pool.close()
-    headers = {"Authorization": f"Bearer {key}"}
-    async with httpx.AsyncClient(base_url=url, headers=headers, timeout=120) as client:
+    async with await client_for_new_user(stack, "scifact") as client:
         started = time.monotonic()
         await upload_corpus(client, corpus)
         ingest_s = time.monotonic() - started
@@ -98,16 +93,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", type=int, default=None, help="a sample (plus relevant docs)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as data_dir:
-        infra = InfraSettings(
-            data_dir=Path(data_dir), nats_port=free_port(), nats_url="", database_url=""
-        )
-        env = {"ARTISAN_DATA_DIR": data_dir}
-        stack = start_stack(infra, GatewaySettings(port=free_port()), compressors=2, extra_env=env)
-        try:
-            print(asyncio.run(evaluate(stack.gateway_url, stack.database_url, args.docs)))
-        finally:
-            stack.stop()
+    with (
+        tempfile.TemporaryDirectory() as data_dir,
+        own_stack(Path(data_dir), compressors=2) as stack,
+    ):
+        print(asyncio.run(evaluate(stack, args.docs)))
 
 
 if __name__ == "__main__":

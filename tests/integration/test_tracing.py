@@ -7,15 +7,13 @@ from collections import defaultdict
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import httpx
 import pytest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
-from shared.db import create_pool, users
 from shared.launcher.embedded import free_port
 from shared.launcher.stack import Stack
 from tests.fixtures import documents
-from tests.helpers import own_stack
+from tests.helpers import client_for_new_user, follow_until_settled, own_stack, upload
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -80,18 +78,9 @@ def traced_system(
 async def test_one_upload_is_one_trace_across_every_service(
     traced_system: Stack, collector: OtlpCollector
 ) -> None:
-    pool = await create_pool(traced_system.database_url)
-    _, key = await users.create_user(pool, name="tracer")
-    await pool.close()
-    headers = {"Authorization": f"Bearer {key}"}
-    async with httpx.AsyncClient(base_url=traced_system.gateway_url, headers=headers) as client:
-        response = await client.post(
-            "/v1/files", files=[("files", ("memo.md", documents.markdown().encode()))]
-        )
-        file_id = response.json()["items"][0]["id"]
-        async with client.stream("GET", f"/v1/files/{file_id}/events", timeout=30) as events:
-            async for _ in events.aiter_lines():
-                pass  # the single-file stream ends when the file is ready
+    async with await client_for_new_user(traced_system, "tracer") as client:
+        record = await upload(client, "memo.md", documents.markdown())
+        await follow_until_settled(client, record["id"])
     wanted = {f"artisan-{s}" for s in ("gateway", "extractor", "chunker", "compressor", "embedder")}
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
