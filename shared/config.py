@@ -49,6 +49,28 @@ class PipelineSettings(_ArtisanSettings):
         return 8 if models.remote_llm or models.embedder_kind != "local" else 1
 
 
+class ChatSettings(_ArtisanSettings):
+    """How answers are built: the context budget (seed 002) and retrieval (seeds 001, 003)."""
+
+    context_window_tokens: int = Field(
+        131_072, description="the answering model's context window, in tokens"
+    )
+    context_share: float = Field(
+        0.4, gt=0, le=1, description="the most of the window the context may fill (a cap)"
+    )
+    recent_turns: int = Field(5, description="P1: last turns loaded in full")
+    journal_recent: int = Field(100, description="P4: last journal entries; P5 runs beyond")
+    journal_recalled: int = Field(10, description="P5: journal entries found by similarity")
+    file_passages: int = Field(5, description="chunks of file context for a specific question")
+    answer_check: bool = Field(True, description="call 1B: check the answer against its sources")
+    max_message_chars: int = Field(20_000, description="longest chat message accepted")
+    answer_timeout_seconds: float = Field(180.0, description="longest wait for a whole answer")
+
+    @property
+    def cap_tokens(self) -> int:
+        return int(self.context_window_tokens * self.context_share)
+
+
 # USD per million tokens (input, output); extend with ARTISAN_PRICES='{"model": [in, out]}'
 DEFAULT_PRICES = {
     "accounts/fireworks/models/qwen3-235b-a22b": (0.22, 0.88),
@@ -127,6 +149,11 @@ def infra_settings() -> InfraSettings:
 @lru_cache
 def gateway_settings() -> GatewaySettings:
     return GatewaySettings()
+
+
+@lru_cache
+def chat_settings() -> ChatSettings:
+    return ChatSettings()
 
 
 @lru_cache

@@ -19,6 +19,15 @@ class Subject(StrEnum):
     CHUNK_COMPRESSED = "chunk.compressed"
     FILE_EMBEDDED = "file.embedded"  # every chunk stored: time for the whole-file summary
     FILE_READY = "file.ready"
+    TURN_COMPLETED = "turn.completed"  # a turn was saved: compress it into the journal
+    TURN_COMPRESSED = "turn.compressed"  # its Artisan Cut is stored: embed the decision arc
+
+
+class Request(StrEnum):
+    """Core-NATS request/reply subjects, each served by a queue group of its service's replicas."""
+
+    CONTEXT_BUILD = "context.build"
+    CHAT = "chat.request"
 
 
 class Consumer(StrEnum):
@@ -30,6 +39,16 @@ class Consumer(StrEnum):
     EMBEDDER_COMPRESSED = "embedder-compressed"
     EMBEDDER_FACTUAL = "embedder-factual"
     SUMMARISER = "summariser"
+    COMPRESSOR_TURNS = "compressor-turns"
+    EMBEDDER_TURNS = "embedder-turns"
+
+
+CHAT_STREAM_PREFIX = "chat.stream"
+
+
+def chat_stream_subject(request_id: UUID | str) -> str:
+    """Core-NATS subject on which the chat service streams one answer to the gateway."""
+    return f"{CHAT_STREAM_PREFIX}.{request_id}"
 
 
 def progress_subject(user_id: UUID | str, file_id: UUID | str) -> str:
@@ -101,3 +120,126 @@ class ProgressEvent(BaseModel):
     total_chunks: int = 0
     message: str = Field("", description="human-readable stage text")
     updated_at: datetime | None = Field(None, description="when the state was committed")
+
+
+class TurnEvent(BaseModel):
+    """A conversation turn moved to the next stage of its way into the journal."""
+
+    turn_id: UUID = Field(description="the superjournal row")
+    user_id: UUID = Field(description="owner; every handler scopes its queries by it")
+    attempt: int = Field(1, description="bumped to re-run a stage (re-embedding), else 1")
+
+    def message_id(self, subject: Subject) -> str:
+        return f"{subject}:{self.turn_id}:{self.attempt}"
+
+
+class TurnCompleted(TurnEvent):
+    pass
+
+
+class TurnCompressed(TurnEvent):
+    pass
+
+
+# --- chat and context (request/reply) -----------------------------------------------------------
+
+
+class Citation(BaseModel):
+    """A numbered source: a passage of a file (file_id) or a past turn of the journal (turn_id)."""
+
+    ref: int = Field(description="the N of [Ref: N]")
+    file_id: UUID | None = Field(None, description="set for file passages")
+    turn_id: UUID | None = Field(None, description="set for journal sources")
+    filename: str = ""
+    chunk_id: UUID | None = None
+    title: str = Field("", description="section title, or the turn's decision arc")
+    char_start: int | None = None
+    char_end: int | None = None
+    line_start: int | None = None
+    line_end: int | None = None
+    snippet: str = Field(description="an exact substring of the chunk's text (or the cut's)")
+
+
+class ContextRequest(BaseModel):
+    user_id: UUID
+    persona: str
+    query: str
+    attachments: list[UUID] = Field(default_factory=list, description="restrict files to these")
+    exclude_turn_id: UUID | None = Field(None, description="the turn being answered, if saved")
+
+
+class ContextItem(BaseModel):
+    """One thing loaded into the context, as the model will read it."""
+
+    kind: str = Field(
+        description="turn | journal | instruction | memory_fact | chunk | file_summary"
+        " | section_summary | attachment"
+    )
+    id: UUID = Field(description="turn id, fact id, chunk id or file id: nothing enters twice")
+    text: str = Field(description="the rendered text that enters the prompt")
+    tokens: int
+    ref: int | None = Field(None, description="citation number when the item can be cited")
+    score: float | None = Field(None, description="retrieval score, where ranked")
+    created_at: datetime | None = None
+
+
+class ContextSection(BaseModel):
+    name: str = Field(
+        description="recent_turns (P1) | starred (P2) | instructions (P3) | memory (P3)"
+        " | journal (P4) | recalled (P5) | files"
+    )
+    priority: str = Field(description="P1..P5, or F for file context")
+    items: list[ContextItem] = Field(default_factory=list)
+    tokens: int = 0
+    truncated: int = Field(0, description="items left out to stay under the cap")
+
+
+class ContextBundle(BaseModel):
+    persona: str
+    query: str
+    path: str = Field(description="summary | search: how file context was chosen (seed 003)")
+    sections: list[ContextSection]
+    references: list[Citation] = Field(description="what [Ref: N] resolves to")
+    total_tokens: int
+    cap_tokens: int = Field(description="40% of the model's window: never exceeded")
+    retrieval_confidence: float = Field(description="0-1: how well files and journal match")
+    journal_entries: int = Field(description="journal rows the user has (P5 runs above 100)")
+
+
+class ChatRequest(BaseModel):
+    request_id: UUID = Field(description="names the stream subject of the answer")
+    user_id: UUID
+    persona: str
+    message: str
+    attachments: list[UUID] = Field(default_factory=list)
+
+
+class ChatAccepted(BaseModel):
+    """The chat service's immediate reply: it took the request and will stream the answer."""
+
+    request_id: UUID
+
+
+class Usage(BaseModel):
+    model: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class ChatDone(BaseModel):
+    turn_id: UUID
+    persona: str
+    answer: str = Field(description="the final (checked) answer; it may differ from the tokens")
+    citations: list[Citation]
+    sections: list[dict[str, int | str]] = Field(description="context sections: name, tokens")
+    usage: Usage
+    removed: list[str] = Field(default_factory=list, description="sentences the check removed")
+    refused: bool = Field(False, description="no source matched: the answer says so")
+
+
+class ChatStreamEvent(BaseModel):
+    """One message on chat.stream.<request_id>: a token, the end, or an error."""
+
+    type: str = Field(description="token | done | error")
+    text: str = ""
+    done: ChatDone | None = None

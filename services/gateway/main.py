@@ -12,7 +12,18 @@ from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
 
 from services.gateway.errors import install_error_handlers
 from services.gateway.progress_hub import ProgressHub, connect_hub
-from services.gateway.routes import events, files, health, search
+from services.gateway.routes import (
+    chat,
+    context,
+    events,
+    files,
+    health,
+    journal,
+    memory,
+    personas,
+    search,
+    turns,
+)
 from shared.bus import create_broker, ensure_stream
 from shared.config import GatewaySettings, InfraSettings, gateway_settings, infra_settings
 from shared.db import create_pool
@@ -62,7 +73,8 @@ def create_app(
     )
     app.state.gateway_settings = gateway or gateway_settings()
     install_error_handlers(app)
-    for module in (files, events, search, health):
+    routes = (files, events, search, chat, personas, turns, journal, memory, context, health)
+    for module in routes:
         app.include_router(module.router)
     # services/gateway/static/ is reserved for the web client (a later issue)
     FastAPIInstrumentor.instrument_app(app, excluded_urls="healthz,readyz")

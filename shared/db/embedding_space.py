@@ -5,7 +5,10 @@ import asyncpg
 from shared.errors import ConfigurationChanged
 
 # every vector column and its HNSW index; all share one embedding space
-VECTOR_COLUMNS = [("file_chunks", "embedding", "file_chunks_embedding_idx")]
+VECTOR_COLUMNS = [
+    ("file_chunks", "embedding", "file_chunks_embedding_idx"),
+    ("journal", "embedding", "journal_embedding_idx"),
+]
 
 
 _SPACE_LOCK_ID = 4_242_002  # serialises replicas that start at the same time

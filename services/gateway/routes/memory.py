@@ -1,0 +1,5 @@
+"""/v1/memory routes (being built for issue 4)."""
+
+from fastapi import APIRouter
+
+router = APIRouter(tags=["memory"])
