@@ -1,0 +1,186 @@
+"""Secrets redaction: passwords, keys and tokens, SSNs and card numbers become readable markers."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+PASSWORD = "password"
+API_KEY = "API key"
+TOKEN = "token"
+SSN = "SSN"
+CARD = "card number"
+
+
+@dataclass(frozen=True)
+class Redacted:
+    """Text with its secrets replaced, how many were replaced and of which kinds."""
+
+    text: str
+    count: int
+    kinds: tuple[str, ...]
+
+
+def marker(kind: str) -> str:
+    """The readable marker that replaces a secret of this kind."""
+    return f"[redacted {kind}]"
+
+
+# Word-level secrets: the value follows a password/PIN word and a separator ("is", ":", "=").
+_PASSWORD_WORDS = r"(?:pass(?:word|phrase|code|wd)|pwd|pin(?:\s+(?:code|number))?)"
+_PASSWORD = re.compile(
+    rf"(?P<lead>\b{_PASSWORD_WORDS}\b(?:\s+(?:for|to|on|of)\s+[\w.@-]+)?\s*(?:\bis\b|\bwas\b|=|:|->)\s*"
+    r"(?:now\s+|still\s+|just\s+)?)"
+    r"(?P<secret>(?![\[(])[\"'`]?[^\s\"'`]{3,}[\"'`]?)",
+    re.IGNORECASE,
+)
+# "the api key is X", "token: X", "client secret = X"
+_KEY_WORDS = (
+    r"(?:api[\s_-]?key|access[\s_-]?key|secret(?:[\s_-]?key)?"
+    r"|(?:access|auth|api|bearer|refresh)[\s_-]?token|token|credentials?)"
+)
+_KEY_ASSIGNMENT = re.compile(
+    rf"(?P<lead>\b{_KEY_WORDS}\b\s*(?:\bis\b|\bwas\b|=|:)\s*(?:now\s+)?)"
+    r"(?P<secret>[\"'`]?[A-Za-z0-9_\-./+=]{8,}[\"'`]?)",
+    re.IGNORECASE,
+)
+_KNOWN_KEYS = re.compile(
+    r"\b(?:"
+    r"sk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_\-]{16,}"
+    r"|(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"
+    r"|AKIA[0-9A-Z]{16}"
+    r"|ASIA[0-9A-Z]{16}"
+    r"|gh[pousr]_[A-Za-z0-9]{20,}"
+    r"|github_pat_[A-Za-z0-9_]{20,}"
+    r"|xox[abposr]-[A-Za-z0-9-]{10,}"
+    r"|AIza[0-9A-Za-z_\-]{30,}"
+    r"|glpat-[A-Za-z0-9_\-]{20,}"
+    r"|pa-[A-Za-z0-9_\-]{30,}"
+    r")"
+)
+_BEARER = re.compile(r"\b(?P<lead>Bearer\s+)(?P<secret>[A-Za-z0-9_\-.~+/=]{12,})", re.IGNORECASE)
+_JWT = re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}")
+_SSN = re.compile(r"(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])")
+_CARD = re.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])")
+# A long, mixed token near a key/token/secret word, without an explicit "is"/":".
+_NEAR_KEY = re.compile(
+    rf"\b{_KEY_WORDS}\b[^.\n]{{0,40}}?(?P<secret>(?<![\w\[])[A-Za-z0-9_\-]{{20,}}(?![\w\]]))",
+    re.IGNORECASE,
+)
+
+
+def _luhn_ok(digits: str) -> bool:
+    """True when the digits pass the Luhn checksum used by payment cards."""
+    total = 0
+    for index, char in enumerate(reversed(digits)):
+        value = int(char)
+        if index % 2 == 1:
+            value *= 2
+            if value > 9:
+                value -= 9
+        total += value
+    return total % 10 == 0
+
+
+def _entropy(text: str) -> float:
+    """Shannon entropy in bits per character."""
+    counts = Counter(text)
+    return -sum(n / len(text) * math.log2(n / len(text)) for n in counts.values())
+
+
+def _looks_random(value: str) -> bool:
+    """A value that reads like a generated key rather than a word or a number."""
+    classes = sum(any(test(c) for c in value) for test in (str.islower, str.isupper, str.isdigit))
+    return len(value) >= 16 and classes >= 2 and _entropy(value) >= 3.5
+
+
+def _plain_value(value: str) -> bool:
+    """Values after a key word that are prose, not a secret ("the token budget is 4000")."""
+    bare = value.strip("\"'`")
+    if bare.isdigit() and len(bare) < 12:
+        return True
+    return bare.isalpha() and bare.islower() and len(bare) < 16 and not _looks_random(bare)
+
+
+Rule = tuple[re.Pattern[str], str, Callable[[re.Match[str]], bool]]
+
+
+def _always(_: re.Match[str]) -> bool:
+    return True
+
+
+def _card_ok(match: re.Match[str]) -> bool:
+    digits = re.sub(r"\D", "", match.group(0))
+    return 13 <= len(digits) <= 19 and _luhn_ok(digits) and len(set(digits)) > 1
+
+
+def _password_ok(match: re.Match[str]) -> bool:
+    value = match.group("secret").strip("\"'`").rstrip(".,;!?")
+    stop = {"the", "a", "an", "not", "wrong", "correct", "incorrect", "required", "expired"}
+    return value.lower() not in stop and "redacted" not in value.lower()
+
+
+def _key_assignment_ok(match: re.Match[str]) -> bool:
+    value = match.group("secret")
+    if _plain_value(value):
+        return False
+    return _looks_random(value.strip("\"'`")) or any(c.isdigit() for c in value)
+
+
+def _near_key_ok(match: re.Match[str]) -> bool:
+    return _looks_random(match.group("secret"))
+
+
+_RULES: tuple[Rule, ...] = (
+    (_JWT, TOKEN, _always),
+    (_KNOWN_KEYS, API_KEY, _always),
+    (_BEARER, TOKEN, _always),
+    (_KEY_ASSIGNMENT, API_KEY, _key_assignment_ok),
+    (_NEAR_KEY, API_KEY, _near_key_ok),
+    (_PASSWORD, PASSWORD, _password_ok),
+    (_SSN, SSN, _always),
+    (_CARD, CARD, _card_ok),
+)
+
+
+def _span(match: re.Match[str]) -> tuple[int, int]:
+    """The characters to replace: the secret group if the pattern has one, else the match."""
+    if "secret" in match.re.groupindex:
+        start, end = match.span("secret")
+        value = match.group("secret")
+        trimmed = value.rstrip(".,;!?)")
+        return start, start + len(trimmed) if trimmed else end
+    return match.span()
+
+
+def redact(text: str) -> Redacted:
+    """Replace every secret in the text with a marker naming its kind."""
+    found: list[tuple[int, int, str]] = []
+    for pattern, kind, accept in _RULES:
+        for match in pattern.finditer(text):
+            start, end = _span(match)
+            if start >= end or not accept(match):
+                continue
+            if any(start < f_end and f_start < end for f_start, f_end, _ in found):
+                continue
+            found.append((start, end, kind))
+    if not found:
+        return Redacted(text=text, count=0, kinds=())
+    found.sort()
+    parts: list[str] = []
+    cursor = 0
+    for start, end, kind in found:
+        parts.append(text[cursor:start])
+        parts.append(marker(kind))
+        cursor = end
+    parts.append(text[cursor:])
+    kinds = tuple(dict.fromkeys(kind for _, _, kind in found))
+    return Redacted(text="".join(parts), count=len(found), kinds=kinds)
+
+
+def contains_secret(text: str) -> bool:
+    """True when the text holds anything redact() would replace."""
+    return redact(text).count > 0

@@ -1,0 +1,107 @@
+"""Secrets redaction: what must be hidden, and ordinary prose that must be left alone."""
+
+import pytest
+
+from shared.secrets import contains_secret, marker, redact
+
+POSITIVES = [
+    ("password: hunter2", "hunter2", "password"),
+    ("My password is hunter2, please remember it", "hunter2", "password"),
+    ("pwd=S3cr3t!", "S3cr3t!", "password"),
+    ("The passphrase is correct-horse-battery-staple.", "correct-horse-battery-staple", "password"),
+    ("my PIN is 4821", "4821", "password"),
+    ("Password for admin@acme.com: Tr0ub4dor&3", "Tr0ub4dor&3", "password"),
+    ("Use passcode = 'x9x9x9'", "x9x9x9", "password"),
+    (
+        "key sk-abcdefghijklmnopqrstuvwxyz123456 works",
+        "sk-abcdefghijklmnopqrstuvwxyz123456",
+        "API key",
+    ),
+    ("sk-proj-AbCdEf0123456789GhIjKlMnOp", "sk-proj-AbCdEf0123456789GhIjKlMnOp", "API key"),
+    ("aws AKIAIOSFODNN7EXAMPLE here", "AKIAIOSFODNN7EXAMPLE", "API key"),
+    ("ghp_1234567890abcdefghijABCDEFGHIJ", "ghp_1234567890abcdefghijABCDEFGHIJ", "API key"),
+    ("gho_1234567890abcdefghijABCDEFGHIJ", "gho_1234567890abcdefghijABCDEFGHIJ", "API key"),
+    (
+        "github_pat_11ABCDEFG0123456789_abcdefXYZ",
+        "github_pat_11ABCDEFG0123456789_abcdefXYZ",
+        "API key",
+    ),
+    ("slack xoxb-123456789012-abcdefABCDEF", "xoxb-123456789012-abcdefABCDEF", "API key"),
+    ("xoxp-1234-5678-abcdefghij", "xoxp-1234-5678-abcdefghij", "API key"),
+    (
+        "AIzaSyA1234567890abcdefghijklmnopqrstuv",
+        "AIzaSyA1234567890abcdefghijklmnopqrstuv",
+        "API key",
+    ),
+    ("Authorization: Bearer abc123DEF456ghi789", "abc123DEF456ghi789", "token"),
+    (
+        "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
+        "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        "eyJhbGciOiJIUzI1NiJ9",
+        "token",
+    ),
+    ("the api key is abc123def456", "abc123def456", "API key"),
+    ("API_KEY=9f8e7d6c5b4a3210", "9f8e7d6c5b4a3210", "API key"),
+    ("client secret: Zx81Kq0Pw3Lm7Nb2", "Zx81Kq0Pw3Lm7Nb2", "API key"),
+    ("our token for staging Zx81Kq0Pw3Lm7Nb2Vc5Tr9Yu", "Zx81Kq0Pw3Lm7Nb2Vc5Tr9Yu", "API key"),
+    ("my SSN is 123-45-6789.", "123-45-6789", "SSN"),
+    ("card 4111 1111 1111 1111 exp 12/27", "4111 1111 1111 1111", "card number"),
+    ("card 4111-1111-1111-1111", "4111-1111-1111-1111", "card number"),
+    ("amex 378282246310005 ok", "378282246310005", "card number"),
+    ("visa 4012888888881881", "4012888888881881", "card number"),
+]
+
+NEGATIVES = [
+    "we raised $2,500,000 in 2024",
+    "The meeting is on 2024-03-15 at 10:30.",
+    "the token budget is 4000",
+    "Revenue grew 37% to 1,234,567 units across 12 regions.",
+    "Order number 1234567890123 was shipped.",  # 13 digits, fails Luhn
+    "Please reset your password if you forget it.",
+    "The password policy requires 12 characters.",
+    "Password is required for every account.",
+    "we discussed API keys and secrets management in general",
+    "Tokens are counted per request; the limit is 128000.",
+    "Call 555-123-4567 tomorrow.",
+    "ISBN 978-3-16-148410-0 is a book.",
+    "Our secret sauce is customer focus.",
+    "version 1.2.3 released on 12/05/2023",
+    "The quarter ended with 2500000 in the bank",
+    "0000 0000 0000 0000",
+    "Remember the bearer of bad news.",
+    "the token is valid for one hour",
+]
+
+
+@pytest.mark.parametrize(("text", "secret", "kind"), POSITIVES)
+def test_secret_is_replaced_by_its_marker(text: str, secret: str, kind: str) -> None:
+    result = redact(text)
+    assert secret not in result.text
+    assert marker(kind) in result.text
+    assert kind in result.kinds
+    assert result.count >= 1
+    assert contains_secret(text)
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_ordinary_prose_is_left_alone(text: str) -> None:
+    result = redact(text)
+    assert result.text == text
+    assert result.count == 0
+    assert not contains_secret(text)
+
+
+def test_several_secrets_in_one_text_are_counted_and_the_rest_kept() -> None:
+    text = "Login: password: hunter2. SSN 123-45-6789, card 4111 1111 1111 1111. Thanks!"
+    result = redact(text)
+    assert result.count == 3
+    assert set(result.kinds) == {"password", "SSN", "card number"}
+    assert result.text.startswith("Login: password: [redacted password].")
+    assert result.text.endswith("Thanks!")
+
+
+def test_redacting_twice_changes_nothing_more() -> None:
+    once = redact("my password is hunter2 and key sk-abcdefghijklmnopqrstuvwxyz123456")
+    twice = redact(once.text)
+    assert twice.text == once.text
+    assert twice.count == 0
