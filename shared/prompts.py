@@ -79,7 +79,7 @@ def prompt_names() -> list[str]:
 
 def parse_prompt(source: str, expected_name: str | None = None) -> Prompt:
     """A Prompt from a file's text; PromptError names what is wrong with it."""
-    meta, body = _split_front_matter(source)
+    meta, body = split_front_matter(source)
     missing = [key for key in _REQUIRED_KEYS if key not in meta]
     if missing:
         raise PromptError(f"prompt front matter lacks {missing}")
@@ -96,7 +96,8 @@ def parse_prompt(source: str, expected_name: str | None = None) -> Prompt:
     return Prompt(name, int(meta["version"]), meta["description"], variables, system, user)
 
 
-def _split_front_matter(source: str) -> tuple[dict[str, str], str]:
+def split_front_matter(source: str) -> tuple[dict[str, str], str]:
+    """A file's `---` front matter as key/value strings, and the text after it."""
     lines = source.splitlines()
     if not lines or lines[0].strip() != "---":
         raise PromptError("a prompt starts with a '---' front-matter block")

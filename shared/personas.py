@@ -1,0 +1,99 @@
+"""Personas: one file per advisor in `prompts/personas/<name>.md`; drop a file in to add one.
+
+A persona file is a front-matter block (`name`, `display_name`, `role`, `description`, and an
+optional `lead_in`, the persona's one-line opening for extractive answers) and a body with a
+`## Profile` section (first person: who the persona is, used for name questions) and a
+`## Voice` section (how the persona speaks, given to the answering model).
+"""
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from shared.prompts import PROMPTS_DIR, PromptError, split_front_matter
+
+PERSONAS_DIR = PROMPTS_DIR / "personas"
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_REQUIRED_KEYS = ("name", "display_name", "role", "description")
+_SECTION = re.compile(r"^## (Profile|Voice)[ \t]*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Persona:
+    name: str
+    display_name: str
+    role: str
+    description: str
+    profile: str
+    voice: str
+    lead_in: str = ""
+
+    @property
+    def initial(self) -> str:
+        return self.display_name[:1].upper()
+
+    def summary(self) -> dict[str, str]:
+        """The public JSON shape of GET /v1/personas."""
+        return {
+            "name": self.name,
+            "display_name": self.display_name,
+            "role": self.role,
+            "initial": self.initial,
+            "description": self.description,
+        }
+
+
+def parse_persona(source: str, expected_name: str | None = None) -> Persona:
+    """A Persona from a file's text; PromptError names what is wrong with it."""
+    meta, body = split_front_matter(source)
+    missing = [key for key in _REQUIRED_KEYS if not meta.get(key)]
+    if missing:
+        raise PromptError(f"persona front matter lacks {missing}")
+    name = meta["name"]
+    if not _NAME.match(name):
+        raise PromptError(f"persona name {name!r} must be lower case letters, digits or _")
+    if expected_name is not None and name != expected_name:
+        raise PromptError(f"persona file {expected_name}.md is named {name!r} inside")
+    sections = _sections(name, body)
+    return Persona(
+        name=name,
+        display_name=meta["display_name"],
+        role=meta["role"],
+        description=meta["description"],
+        profile=sections["Profile"],
+        voice=sections["Voice"],
+        lead_in=meta.get("lead_in", ""),
+    )
+
+
+def _sections(name: str, body: str) -> dict[str, str]:
+    found = list(_SECTION.finditer(body))
+    if sorted(match.group(1) for match in found) != ["Profile", "Voice"]:
+        raise PromptError(f"persona {name!r} needs one '## Profile' and one '## Voice' section")
+    sections = {}
+    for index, match in enumerate(found):
+        end = found[index + 1].start() if index + 1 < len(found) else len(body)
+        # the body is wrapped for reading; the profile is used as prose, so unwrap it
+        sections[match.group(1)] = " ".join(body[match.end() : end].split())
+    return sections
+
+
+@lru_cache
+def load_personas() -> dict[str, Persona]:
+    """Every persona file, by name, parsed once per process."""
+    personas = {}
+    for path in sorted(PERSONAS_DIR.glob("*.md")):
+        if path.stem != "README":
+            persona = parse_persona(path.read_text(encoding="utf-8"), expected_name=path.stem)
+            personas[persona.name] = persona
+    return personas
+
+
+def get_persona(name: str) -> Persona | None:
+    """The persona called `name` (any case), or None."""
+    return load_personas().get(name.strip().lower())
+
+
+def persona_names() -> list[str]:
+    """Names of every persona, sorted."""
+    return sorted(load_personas())
