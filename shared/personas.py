@@ -97,3 +97,23 @@ def get_persona(name: str) -> Persona | None:
 def persona_names() -> list[str]:
     """Names of every persona, sorted."""
     return sorted(load_personas())
+
+
+_NAME_QUESTIONS = (
+    "who are you",
+    "what is your name",
+    "what's your name",
+    "whats your name",
+    "what are you called",
+    "introduce yourself",
+    "tell me about yourself",
+)
+_NAME_QUESTION_MAX_WORDS = 10  # a long message that also asks "who are you" is a real question
+
+
+def is_name_question(message: str) -> bool:
+    """A question about the persona itself (seed 003): answered from its profile, no search."""
+    text = " ".join(re.sub(r"[^\w\s']", " ", message.lower().replace("’", "'")).split())
+    if len(text.split()) > _NAME_QUESTION_MAX_WORDS:
+        return False
+    return any(re.search(rf"\b{re.escape(phrase)}\b", text) for phrase in _NAME_QUESTIONS)

@@ -19,6 +19,7 @@ SERVICES = {
     "chunker": "services.chunker.main",
     "compressor": "services.compressor.main",
     "embedder": "services.embedder.main",
+    "chat": "services.chat.main",
 }
 RESTART_DELAY_SECONDS = 1.0
 MAX_RESTART_DELAY_SECONDS = 30.0

@@ -4,11 +4,16 @@ Roles: classify, chunk, compress (Artisan Cut 2A), verify (2B), summarise, embed
 conversation turns, the same 2A/2B on a turn. The chat answer role arrives with the chat service.
 """
 
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, Field
+
+if TYPE_CHECKING:
+    from shared.contracts import ContextBundle, Usage
+    from shared.personas import Persona
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -115,3 +120,53 @@ class ChatModel(Protocol):
     ) -> ModelT:
         """One validated answer; `role` names the pipeline role for the usage record."""
         ...
+
+
+# --- chat answers (call 1A streams, call 1B checks) ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class AnswerInput:
+    """What an answer is written from: the persona, the question, the context and the sources.
+
+    `passages` maps each citable ref to the text its sentences may be quoted from: the stored
+    chunk text of a file reference, the cut of a journal reference.
+    """
+
+    persona: "Persona"
+    question: str
+    bundle: "ContextBundle"
+    passages: dict[int, str] = field(default_factory=dict)
+
+
+class AnswerStream(Protocol):
+    """An answer being written: iterate for text pieces; afterwards `usage` and `refused` hold."""
+
+    usage: "Usage"
+    refused: bool
+
+    def __aiter__(self) -> AsyncIterator[str]: ...
+
+
+@dataclass(frozen=True)
+class CheckedAnswer:
+    """Call 1B's verdict: the answer with unsupported sentences removed, and those sentences."""
+
+    answer: str
+    removed: list[str] = field(default_factory=list)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class Answerer(Protocol):
+    """Call 1A: the persona's answer from the context, with [Ref: N] citations, streamed."""
+
+    model: str
+
+    def stream_answer(self, request: AnswerInput) -> AnswerStream: ...
+
+
+class AnswerChecker(Protocol):
+    """Call 1B: every cited claim must be supported by its cited passage."""
+
+    async def check_answer(self, request: AnswerInput, answer: str) -> CheckedAnswer: ...

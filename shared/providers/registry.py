@@ -10,6 +10,8 @@ from typing import Any
 
 from shared.config import model_settings
 from shared.providers.base import (
+    AnswerChecker,
+    Answerer,
     ChatModel,
     Chunker,
     Classifier,
@@ -34,6 +36,7 @@ _ROLE_OF_METHOD = {
     "summarise_section": "summarise",
     "summarise_file": "summarise",
     "embed": "embed",
+    "check_answer": "check",
 }
 
 
@@ -135,3 +138,26 @@ def embedder() -> Embedder:
 
             return OpenAIEmbedder(settings)
     return _local("LocalEmbedder", dimension=settings.local_embed_dim)
+
+
+@lru_cache
+def answerer() -> Answerer:
+    """Call 1A; the local one records its own calls (a stream is not a single awaitable)."""
+    if model_settings().remote_llm:
+        from shared.providers.llm.answer import LLMAnswerer
+
+        return LLMAnswerer(chat_model())
+    from shared.providers.local.answer import LocalAnswerer
+
+    return LocalAnswerer(LOCAL_MODEL)
+
+
+@lru_cache
+def answer_checker() -> AnswerChecker:
+    if model_settings().remote_llm:
+        from shared.providers.llm.answer import LLMAnswerChecker
+
+        return LLMAnswerChecker(chat_model())
+    from shared.providers.local.answer_check import LocalAnswerChecker
+
+    return RecordedLocal(LocalAnswerChecker())

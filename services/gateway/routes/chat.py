@@ -1,5 +1,143 @@
-"""/v1/chat routes (being built for issue 4)."""
+"""POST /v1/chat: a persona's answer as server-sent events — `token`s, then `done` (or `error`).
 
-from fastapi import APIRouter
+The request is checked here first (persona, message size, attachments), then handed to the chat
+service over NATS request/reply; the answer is relayed from its stream subject, which the gateway
+subscribes to before sending the request so no event can be missed.
+"""
+
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Annotated
+from uuid import UUID, uuid4
+
+import nats.errors
+from fastapi import APIRouter, Depends, HTTPException
+from nats.aio.subscription import Subscription
+from pydantic import BaseModel, Field
+from sse_starlette import EventSourceResponse, ServerSentEvent
+
+from services.gateway.auth import CurrentUser
+from services.gateway.deps import Broker, Pool
+from services.gateway.schemas import ErrorResponse
+from services.gateway.streams import PING_SECONDS, SEND_TIMEOUT_SECONDS
+from shared.config import ChatSettings, chat_settings
+from shared.contracts import ChatRequest, ChatStreamEvent, Request, chat_stream_subject
+from shared.db import files
+from shared.personas import get_persona, persona_names
 
 router = APIRouter(tags=["chat"])
+ACCEPT_TIMEOUT_SECONDS = 5.0
+NOT_RUNNING = (
+    "The chat service is not running (or did not answer): start it with `artisan up`"
+    " (or `artisan run chat`) and try again."
+)
+
+
+class ChatBody(BaseModel):
+    persona: str = Field(description="a name from GET /v1/personas")
+    message: str = Field(description="your question or message")
+    attachments: list[UUID] = Field(
+        default_factory=list, description="ids of your files to restrict the answer to"
+    )
+
+
+_STREAM = {
+    200: {
+        "content": {"text/event-stream": {}},
+        "description": '`event: token` data {"text"}; one `event: done` with the ChatDone JSON'
+        ' (turn_id, answer, citations, sections, usage); or `event: error` data {"detail"}',
+    },
+    401: {"model": ErrorResponse},
+    404: {"model": ErrorResponse},
+    413: {"model": ErrorResponse},
+    422: {"model": ErrorResponse},
+    503: {"model": ErrorResponse},
+}
+
+
+def get_chat_settings() -> ChatSettings:
+    return chat_settings()
+
+
+@router.post("/v1/chat", response_class=EventSourceResponse, responses=_STREAM)
+async def chat(
+    body: ChatBody,
+    user: CurrentUser,
+    pool: Pool,
+    broker: Broker,
+    settings: Annotated[ChatSettings, Depends(get_chat_settings)],
+) -> EventSourceResponse:
+    """Ask a persona; the answer streams back with its citations."""
+    persona = get_persona(body.persona)
+    if persona is None:
+        raise HTTPException(
+            422, f"Unknown persona {body.persona!r}: choose one of {', '.join(persona_names())}."
+        )
+    if not body.message.strip():
+        raise HTTPException(422, "The message is empty: write a question or a message.")
+    if len(body.message) > settings.max_message_chars:
+        raise HTTPException(
+            413,
+            f"The message has {len(body.message)} characters; the limit is"
+            f" {settings.max_message_chars}. Shorten it, or upload the text as a file and"
+            " attach it.",
+        )
+    for file_id in dict.fromkeys(body.attachments):
+        if await files.get_file(pool, user_id=user.id, file_id=file_id) is None:
+            raise HTTPException(
+                404, f"Attachment {file_id} not found: check it with GET /v1/files."
+            )
+    request = ChatRequest(
+        request_id=uuid4(),
+        user_id=user.id,
+        persona=persona.name,
+        message=body.message,
+        attachments=list(dict.fromkeys(body.attachments)),
+    )
+    # subscribe first: the service may start streaming as soon as it accepts
+    subscription = await broker.connection.subscribe(chat_stream_subject(request.request_id))
+    try:
+        await broker.request(request, Request.CHAT.value, timeout=ACCEPT_TIMEOUT_SECONDS)
+    except (nats.errors.NoRespondersError, TimeoutError) as exc:
+        await subscription.unsubscribe()
+        raise HTTPException(503, NOT_RUNNING) from exc
+    except BaseException:
+        await subscription.unsubscribe()
+        raise
+    return EventSourceResponse(
+        relay(subscription, settings.answer_timeout_seconds),
+        ping=PING_SECONDS,
+        send_timeout=SEND_TIMEOUT_SECONDS,
+    )
+
+
+async def relay(subscription: Subscription, seconds: float) -> AsyncIterator[ServerSentEvent]:
+    """The answer's events until `done` or `error` (or the time limit); then unsubscribe."""
+    try:
+        async for event in _events(subscription, seconds):
+            if event.type == "token":
+                yield ServerSentEvent(data=json.dumps({"text": event.text}), event="token")
+            elif event.type == "done" and event.done is not None:
+                yield ServerSentEvent(data=event.done.model_dump_json(), event="done")
+                return
+            else:
+                yield _error(event.text or "The answer failed.")
+                return
+        yield _error(f"No complete answer within {seconds:.0f} s; try again.")
+    finally:
+        await subscription.unsubscribe()
+
+
+async def _events(subscription: Subscription, seconds: float) -> AsyncIterator[ChatStreamEvent]:
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            message = await subscription.next_msg(timeout=left)
+        except TimeoutError:
+            return
+        yield ChatStreamEvent.model_validate_json(message.data)
+
+
+def _error(detail: str) -> ServerSentEvent:
+    return ServerSentEvent(data=json.dumps({"detail": detail}), event="error")

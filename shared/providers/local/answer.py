@@ -1,0 +1,169 @@
+"""Offline call 1A: an extractive, grounded answer (seed 001), streamed word by word.
+
+Candidate sentences come only from the citable passages of the context: file passages, and the
+journal when the question is about past conversations. Each is scored by the share of the
+question's content words (stemmed, weighted by rarity) it contains; the best few are quoted
+verbatim, each followed by its `[Ref: N]`. Below the confidence threshold, or when nothing
+matches, the answer is the plain refusal — never a guess.
+"""
+
+import asyncio
+import math
+import re
+import time
+from collections import Counter
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from shared.contracts import ContextBundle, Usage
+from shared.providers.base import AnswerInput
+from shared.providers.local.answer_check import stems
+from shared.providers.local.text import sentence_spans, words
+from shared.providers.usage import record_call
+from shared.tokens import count_tokens
+
+REFUSAL = "I can't find that in your files or our past conversations."
+MIN_CONFIDENCE = 0.3  # seed 001: below this retrieval confidence, refuse
+MIN_COVERAGE = 0.34  # share of the question's (weighted) content words a sentence must contain
+MAX_SENTENCES = 3
+SUMMARY_SENTENCES = 4
+_MIN_WORDS, _MAX_CHARS = 4, 600
+FILE_KINDS = frozenset({"chunk", "attachment"})
+SUMMARY_KINDS = frozenset({"file_summary", "section_summary"})
+JOURNAL_KINDS = frozenset({"journal", "turn", "recalled", "starred"})
+_PAST = re.compile(
+    r"\b(we|you|i)\s+(decided|agreed|said|discussed|talked|told|chose|planned)\b|\bdid (we|i|you)\b"
+    r"|\b(last time|earlier|before|previously|past conversations?|our conversations?|decisions?)\b",
+    re.IGNORECASE,
+)
+_HEADING = re.compile(r"^\s*#+\s.*$|^\s*\|.*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    ref: int
+    rank: int  # position of the ref in the bundle: retrieval order breaks ties
+    start: int  # position in its passage: quotes from one passage keep document order
+    text: str  # verbatim from the passage
+
+
+def asks_about_the_past(question: str) -> bool:
+    return bool(_PAST.search(question))
+
+
+def citable_kinds(bundle: ContextBundle, question: str) -> frozenset[str]:
+    if bundle.path == "summary":
+        return SUMMARY_KINDS | FILE_KINDS
+    return FILE_KINDS | JOURNAL_KINDS if asks_about_the_past(question) else FILE_KINDS
+
+
+def candidates(request: AnswerInput) -> list[Candidate]:
+    """Every quotable sentence of the citable passages, in bundle order."""
+    kinds = citable_kinds(request.bundle, request.question)
+    refs = [
+        item.ref
+        for section in request.bundle.sections
+        for item in section.items
+        if item.ref is not None and item.kind in kinds and item.ref in request.passages
+    ]
+    found = []
+    for rank, ref in enumerate(dict.fromkeys(refs)):
+        passage = _HEADING.sub(lambda m: " " * len(m.group(0)), request.passages[ref])
+        for start, end in sentence_spans(passage):
+            text = request.passages[ref][start:end]
+            if len(words(text)) >= _MIN_WORDS and len(text) <= _MAX_CHARS:
+                found.append(Candidate(ref, rank, start, text))
+    return found
+
+
+def best_sentences(question: str, found: list[Candidate]) -> list[Candidate]:
+    """The few sentences that cover the question best, grouped by source, in document order."""
+    wanted = stems(question)
+    if not wanted or not found:
+        return []
+    sentence_stems = [stems(c.text) for c in found]
+    df = Counter(s for group in sentence_stems for s in group & wanted)
+    weight = {s: math.log(1 + (len(found) + 1) / (1 + df[s])) for s in wanted}
+    total = sum(weight.values())
+    scored = []
+    for candidate, group in zip(found, sentence_stems, strict=True):
+        coverage = sum(weight[s] for s in group & wanted) / total
+        if coverage >= MIN_COVERAGE:
+            scored.append((coverage, candidate))
+    scored.sort(key=lambda pair: (-pair[0], pair[1].rank, pair[1].start))
+    chosen = [c for score, c in scored[:MAX_SENTENCES] if score >= scored[0][0] / 2]
+    first_seen = {c.ref: i for i, c in reversed(list(enumerate(chosen)))}
+    return sorted(chosen, key=lambda c: (first_seen[c.ref], c.start))
+
+
+def summary_sentences(request: AnswerInput) -> list[Candidate]:
+    """For summary questions: the opening sentences of the summaries, in bundle order."""
+    found = [c for c in candidates(request) if _kind_of(request.bundle, c.ref) in SUMMARY_KINDS]
+    return found[:SUMMARY_SENTENCES]
+
+
+def _kind_of(bundle: ContextBundle, ref: int) -> str:
+    return next(i.kind for s in bundle.sections for i in s.items if i.ref == ref)
+
+
+def compose(lead_in: str, chosen: list[Candidate]) -> str:
+    body = " ".join(f"{' '.join(c.text.split())} [Ref: {c.ref}]" for c in chosen)
+    return f"{lead_in}\n\n{body}" if lead_in else body
+
+
+def extractive_answer(request: AnswerInput) -> str | None:
+    """The answer text, or None when the sources do not answer the question."""
+    if request.bundle.retrieval_confidence < MIN_CONFIDENCE:
+        return None
+    if request.bundle.path == "summary":
+        chosen = summary_sentences(request)
+    else:
+        chosen = best_sentences(request.question, candidates(request))
+    return compose(request.persona.lead_in, chosen) if chosen else None
+
+
+def word_pieces(text: str) -> list[str]:
+    """The text as streamed: words with their following whitespace (they join back exactly)."""
+    return re.findall(r"\s*\S+\s*", text) if text.strip() else []
+
+
+class LocalAnswerStream:
+    def __init__(self, request: AnswerInput, model: str) -> None:
+        self._request = request
+        self.usage = Usage(model=model)
+        self.refused = False
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        started = time.monotonic()
+        answer = extractive_answer(self._request)
+        self.refused = answer is None
+        text = REFUSAL if answer is None else answer
+        prompt = self._request.question + "".join(
+            item.text for s in self._request.bundle.sections for item in s.items
+        )
+        self.usage = Usage(
+            model=self.usage.model,
+            prompt_tokens=count_tokens(prompt),
+            completion_tokens=count_tokens(text),
+        )
+        await record_call(
+            role="answer",
+            provider="local",
+            model=self.usage.model,
+            prompt_tokens=self.usage.prompt_tokens,
+            completion_tokens=self.usage.completion_tokens,
+            started=started,
+        )
+        for piece in word_pieces(text):
+            yield piece
+            await asyncio.sleep(0)  # let each piece go out before the next
+
+
+class LocalAnswerer:
+    """Offline 1A: extractive, deterministic, cited."""
+
+    def __init__(self, model: str = "artisan-local-1") -> None:
+        self.model = model
+
+    def stream_answer(self, request: AnswerInput) -> LocalAnswerStream:
+        return LocalAnswerStream(request, self.model)

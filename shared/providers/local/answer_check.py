@@ -1,0 +1,84 @@
+"""Offline call 1B: keep only the answer sentences their cited passages support (seed 001).
+
+An answer is read as sentences, each followed by its `[Ref: N]` markers. A sentence survives when
+every ref it cites is in the bundle and one of those passages contains the sentence's content
+words (a stemmed overlap of at least SUPPORT_THRESHOLD). Sentences without citations are the
+persona's framing (a lead-in, a refusal) and pass as they are: only cited claims are checked.
+"""
+
+import re
+from dataclasses import dataclass
+
+from shared.providers.base import AnswerInput, CheckedAnswer
+from shared.providers.local.text import content_words, stem
+
+REF = re.compile(r"\[Ref:\s*(\d+)\]")
+SUPPORT_THRESHOLD = 0.6  # share of a sentence's content words its passage must contain
+# a sentence ends at . ! ? (or a line break) possibly followed by its citation markers
+_CLAIM = re.compile(r"[^\n]*?(?:[.!?…](?=\s|\[|$)|\n|$)(?:\s*\[Ref:\s*\d+\])*", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Claim:
+    text: str  # as written, citations included
+    refs: tuple[int, ...]
+
+    @property
+    def statement(self) -> str:
+        """The sentence without its citation markers."""
+        return REF.sub("", self.text).strip()
+
+
+def cited_refs(answer: str) -> list[int]:
+    """Every ref the answer cites, in order of first mention."""
+    return list(dict.fromkeys(int(n) for n in REF.findall(answer)))
+
+
+def split_claims(answer: str) -> list[Claim]:
+    """The answer's sentences with the refs each cites (whitespace between them is dropped)."""
+    claims = []
+    for match in _CLAIM.finditer(answer):
+        text = match.group(0).strip()
+        if text:
+            claims.append(Claim(text, tuple(int(n) for n in REF.findall(text))))
+    return claims
+
+
+def stems(text: str) -> set[str]:
+    return {stem(word) for word in content_words(text)}
+
+
+def support(statement: str, passage: str) -> float:
+    """Share of the statement's content stems that occur in the passage (1.0 for none)."""
+    wanted = stems(statement)
+    if not wanted:
+        return 1.0
+    return len(wanted & stems(passage)) / len(wanted)
+
+
+def is_supported(claim: Claim, passages: dict[int, str]) -> bool:
+    if any(ref not in passages for ref in claim.refs):
+        return False
+    return max(support(claim.statement, passages[ref]) for ref in claim.refs) >= SUPPORT_THRESHOLD
+
+
+def check_answer_text(answer: str, passages: dict[int, str]) -> CheckedAnswer:
+    """The answer without unsupported cited sentences (paragraph breaks kept), and those."""
+    kept_paragraphs, removed = [], []
+    for paragraph in re.split(r"\n\s*\n", answer):
+        kept = []
+        for claim in split_claims(paragraph):
+            if not claim.refs or is_supported(claim, passages):
+                kept.append(claim.text)
+            else:
+                removed.append(claim.statement)
+        if kept:
+            kept_paragraphs.append(" ".join(kept))
+    return CheckedAnswer(answer="\n\n".join(kept_paragraphs), removed=removed)
+
+
+class LocalAnswerChecker:
+    """Offline 1B: word-overlap support of each cited sentence by its passage."""
+
+    async def check_answer(self, request: AnswerInput, answer: str) -> CheckedAnswer:
+        return check_answer_text(answer, request.passages)

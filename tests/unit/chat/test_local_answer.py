@@ -1,0 +1,55 @@
+"""The offline answerer quotes its sources verbatim with citations, and refuses to guess."""
+
+import pytest
+
+from shared.personas import get_persona
+from shared.providers.base import AnswerInput
+from shared.providers.local.answer import REFUSAL, LocalAnswerer, word_pieces
+from shared.providers.local.answer_check import REF, split_claims
+from tests.unit.chat.bundles import HIRING, PRICING, file_bundle
+
+GUNNAR = get_persona("gunnar")
+
+
+async def answer(question: str, **bundle_options: object) -> tuple[str, bool]:
+    bundle, passages = file_bundle({"pricing.md": PRICING, "hiring.md": HIRING}, **bundle_options)
+    stream = LocalAnswerer().stream_answer(AnswerInput(GUNNAR, question, bundle, passages))
+    text = "".join([piece async for piece in stream])
+    assert stream.usage.completion_tokens > 0
+    return text, stream.refused
+
+
+async def test_the_answer_quotes_source_sentences_verbatim_each_with_its_ref() -> None:
+    text, refused = await answer("What did we decide about the price of the Pro plan?")
+    assert not refused
+    lead_in, body = text.split("\n\n")
+    assert lead_in == GUNNAR.lead_in
+    claims = split_claims(body)
+    assert claims and all(len(claim.refs) == 1 for claim in claims)
+    assert claims[0].refs == (1,)
+    assert "raise the Pro plan to $49 per seat per month." in claims[0].statement
+    for claim in claims:
+        source = PRICING if claim.refs == (1,) else HIRING
+        assert claim.statement in " ".join(source.split())
+
+
+async def test_the_best_source_is_cited_first() -> None:
+    text, _ = await answer("How many backend engineers will we hire?")
+    assert REF.findall(text)[0] == "2"
+    assert "We will hire two backend engineers in the second quarter. [Ref: 2]" in text
+
+
+async def test_low_retrieval_confidence_gets_the_refusal_and_no_citations() -> None:
+    text, refused = await answer("What did we decide about the Pro plan?", confidence=0.29)
+    assert (text, refused) == (REFUSAL, True)
+
+
+async def test_a_question_no_source_answers_gets_the_refusal() -> None:
+    text, refused = await answer("What is the capital of Mongolia?")
+    assert (text, refused) == (REFUSAL, True)
+    assert not REF.search(text)
+
+
+@pytest.mark.parametrize("text", ["", "one", "  two words  ", "a\n\nb [Ref: 1] c."])
+def test_streamed_pieces_join_back_to_the_text(text: str) -> None:
+    assert "".join(word_pieces(text)) == (text if text.strip() else "")
