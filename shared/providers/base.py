@@ -1,7 +1,8 @@
 """The model roles, each a small interface; local (offline) and remote implementations are siblings.
 
 Roles: classify, chunk, compress (Artisan Cut 2A), verify (2B), summarise, embed — and, for
-conversation turns, the same 2A/2B on a turn. The chat answer role arrives with the chat service.
+conversation turns, the same 2A/2B on a turn and durable memory facts. The chat answer role
+arrives with the chat service.
 """
 
 from collections.abc import AsyncIterator
@@ -62,6 +63,14 @@ class TurnCut(BaseModel):
     )
 
 
+class MemoryFact(BaseModel):
+    """A durable fact about the user or their company, extracted from a turn (seed 001)."""
+
+    kind: Literal["user", "company"] = Field(description="about the user, or their company")
+    fact: str = Field(min_length=1, description="one short sentence, in the third person")
+    confidence: float = Field(ge=0, le=1, description="kept only above 0.8")
+
+
 class Classifier(Protocol):
     async def classify_file(self, text: str) -> FileType: ...
 
@@ -98,6 +107,15 @@ class Summariser(Protocol):
     async def summarise_file(self, filename: str, sections: list[tuple[str, str]]) -> str:
         """A whole-file summary from (title, section summary) pairs in document order."""
         ...
+
+
+class MemoryExtractor(Protocol):
+    """Durable facts about the user (role, stable preferences) and the company (recurring
+    bottlenecks, process learnings) stated in one turn; questions and hypotheticals are not."""
+
+    async def extract_facts(
+        self, user_message: str, ai_response: str, persona: str
+    ) -> list[MemoryFact]: ...
 
 
 class Embedder(Protocol):

@@ -17,6 +17,7 @@ from shared.providers.base import (
     Classifier,
     Compressor,
     Embedder,
+    MemoryExtractor,
     Summariser,
     Verifier,
 )
@@ -36,6 +37,7 @@ _ROLE_OF_METHOD = {
     "summarise_section": "summarise",
     "summarise_file": "summarise",
     "embed": "embed",
+    "extract_facts": "memory",
     "check_answer": "check",
 }
 
@@ -123,6 +125,17 @@ def verifier() -> Verifier:
 @lru_cache
 def summariser() -> Summariser:
     return _llm("LLMSummariser") if model_settings().remote_llm else _local("LocalSummariser")
+
+
+@lru_cache
+def memory_extractor() -> MemoryExtractor:
+    if model_settings().remote_llm:
+        from shared.providers.llm.memory import LLMMemoryExtractor
+
+        return LLMMemoryExtractor(chat_model())
+    from shared.providers.local.memory import LocalMemoryExtractor
+
+    return RecordedLocal(LocalMemoryExtractor())  # type: ignore[return-value]
 
 
 @lru_cache

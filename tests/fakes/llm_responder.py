@@ -29,6 +29,7 @@ from shared.providers.base import ModelT
 from shared.providers.local.artisan_cut import artisan_cut
 from shared.providers.local.chunking import chunk_text
 from shared.providers.local.classify import classify_chunk_text, classify_file_text
+from shared.providers.local.memory import facts_in
 from shared.providers.local.summarise import file_summary
 from shared.providers.local.summary import section_summary
 from shared.providers.local.turns import turn_cut
@@ -129,6 +130,7 @@ REALISTIC_ANSWERS: dict[str, Callable[[dict[str, str]], Mapping[str, Any]]] = {
     "turn_cut_2b": lambda v: json.loads(v["cut_json"]),
     "summarise_section": lambda v: {"summary": section_summary(v["text"], v["title"])},
     "summarise_file": _file_summary,
+    "memory_facts": lambda v: {"facts": [f.model_dump() for f in facts_in(v["user_message"])]},
 }
 
 

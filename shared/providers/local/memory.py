@@ -1,0 +1,212 @@
+"""Durable memory facts from a user's message by rules (seed 001): patterns with a confidence each,
+kept only above 0.8; questions, hypotheticals, hedged claims and anything secret are not facts."""
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from shared.providers.base import MemoryFact
+from shared.secrets import contains_secret
+
+MIN_CONFIDENCE = 0.8
+MAX_FACT_CHARS = 200
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+_QUESTION_START = re.compile(
+    r"^(what|how|why|when|where|who|which|should|could|would|can|do|does|did|is|are|am|will|shall)\b",
+    re.IGNORECASE,
+)
+_HYPOTHETICAL = re.compile(
+    r"\b(if|suppose|supposing|imagine|hypothetically|pretend|what if|let's say|say that|assuming"
+    r"|wish|one day|someday|might|may become)\b",
+    re.IGNORECASE,
+)
+_HEDGE = re.compile(r"\b(maybe|perhaps|probably|i think|i guess|not sure|kind of|sort of)\b", re.I)
+# passing states and one-off plans are not durable
+_MOMENTARY = re.compile(
+    r"\b(today|tonight|tomorrow|yesterday|this (?:morning|afternoon|week|month)|next week"
+    r"|right now|at the moment|currently|later)\b",
+    re.IGNORECASE,
+)
+_TRANSIENT = re.compile(r"^(bit|little|lot|few|moment|second|minute)\b", re.IGNORECASE)
+_STABLE_VERB = re.compile(
+    r"^(is|are|has|have|uses|use|sells|sell|builds|build|makes|make|serves|serve|runs|run"
+    r"|always|usually|typically|never|relies|rely|struggles|struggle|focuses|focus|specialises"
+    r"|specializes|specialise|specialize|works|work|ships|ship|prefers|prefer|values|value)\b",
+    re.IGNORECASE,
+)
+_PRONOUNS = [
+    (re.compile(r"\bmy\b", re.I), "their"),
+    (re.compile(r"\bour\b", re.I), "their"),
+    (re.compile(r"\bours\b", re.I), "theirs"),
+    (re.compile(r"\bI\b"), "they"),
+    (re.compile(r"\bme\b", re.I), "them"),
+    (re.compile(r"\bwe\b", re.I), "they"),
+    (re.compile(r"\bus\b", re.I), "them"),
+]
+
+
+@dataclass(frozen=True)
+class Pattern:
+    kind: str
+    regex: re.Pattern[str]
+    confidence: float
+    render: Callable[[re.Match[str]], str]
+    accept: Callable[[re.Match[str]], bool] = lambda _: True
+
+
+def _p(expression: str) -> re.Pattern[str]:
+    return re.compile(expression, re.IGNORECASE)
+
+
+def _rest(match: re.Match[str]) -> str:
+    return _third_person(match.group("rest"))
+
+
+def _third_person(text: str) -> str:
+    for pattern, replacement in _PRONOUNS:
+        text = pattern.sub(replacement, text)
+    return text.strip()
+
+
+PATTERNS: tuple[Pattern, ...] = (
+    Pattern(
+        "user",
+        _p(r"\bI(?: am|'m) (?P<art>a|an|the) (?P<rest>.+)"),
+        0.9,
+        lambda m: f"The user is {m.group('art').lower()} {_rest(m)}",
+        lambda m: not _TRANSIENT.match(m.group("rest")),
+    ),
+    Pattern(
+        "user",
+        _p(r"\bmy (?:role|job|title|position) is (?P<rest>.+)"),
+        0.93,
+        lambda m: f"The user's role is {_rest(m)}",
+    ),
+    Pattern(
+        "user",
+        _p(r"\bI work (?P<how>as|at|for|in) (?P<rest>.+)"),
+        0.88,
+        lambda m: f"The user works {m.group('how').lower()} {_rest(m)}",
+    ),
+    Pattern(
+        "user",
+        _p(r"\bI (?P<verb>run|lead|manage|own|founded|co-founded) (?P<rest>.+)"),
+        0.86,
+        lambda m: f"The user {_verb_s(m.group('verb'))} {_rest(m)}",
+    ),
+    Pattern(
+        "user",
+        _p(r"\bI (?:always |generally |usually )?prefer (?P<rest>.+)"),
+        0.86,
+        lambda m: f"The user prefers {_rest(m)}",
+    ),
+    Pattern(
+        "user",
+        _p(r"\bI(?:'d| would) rather (?P<rest>.+)"),
+        0.84,
+        lambda m: f"The user would rather {_rest(m)}",
+    ),
+    Pattern(
+        "company",
+        _p(
+            r"\bour (?:biggest |main |recurring |key |real )?(?P<what>bottleneck|challenge"
+            r"|problem|pain point|constraint) is (?P<rest>.+)"
+        ),
+        0.93,
+        lambda m: f"The company's {m.group('what').lower()} is {_rest(m)}",
+    ),
+    Pattern(
+        "company",
+        _p(r"\bwe keep (?P<verb>running into|hitting|struggling with|having|losing) (?P<rest>.+)"),
+        0.9,
+        lambda m: f"The company keeps {m.group('verb').lower()} {_rest(m)}",
+    ),
+    Pattern(
+        "company",
+        _p(
+            r"\bwe(?: have)? (?:learned|learnt|found out|realised|realized)"
+            r" (?:that )?(?P<rest>.+)"
+        ),
+        0.88,
+        lambda m: f"The company learned that {_rest(m)}",
+    ),
+    Pattern(
+        "company",
+        _p(r"\blessons? learned\s*[:\-]\s*(?P<rest>.+)"),
+        0.9,
+        lambda m: f"Lesson learned: {_rest(m)}",
+    ),
+    Pattern(
+        "company",
+        _p(r"\bwe (?P<how>always|usually|typically|generally|never|tend to) (?P<rest>.+)"),
+        0.85,
+        lambda m: f"At the company they {m.group('how').lower()} {_rest(m)}",
+    ),
+    Pattern(
+        "company",
+        _p(
+            r"\bour (?P<who>team|company|startup|business|organi[sz]ation|org|product)"
+            r"(?:'s)? (?P<rest>.+)"
+        ),
+        0.86,
+        lambda m: f"The user's {m.group('who').lower()} {_rest(m)}",
+        lambda m: bool(_STABLE_VERB.match(m.group("rest"))),
+    ),
+)
+
+
+def _verb_s(verb: str) -> str:
+    verb = verb.lower()
+    return verb if verb.endswith("ed") else verb + "s"
+
+
+def sentences(text: str) -> list[str]:
+    return [part.strip() for part in _SENTENCE_END.split(text) if part.strip()]
+
+
+def _is_statement(sentence: str) -> bool:
+    """Questions and hypotheticals state nothing durable."""
+    if sentence.rstrip().endswith("?") or _QUESTION_START.match(sentence):
+        return False
+    return not _HYPOTHETICAL.search(sentence)
+
+
+def _tidy(fact: str) -> str:
+    fact = fact.strip().rstrip(".!;,:").strip()
+    return fact[:1].upper() + fact[1:] + "."
+
+
+def facts_in(message: str) -> list[MemoryFact]:
+    """Every fact the patterns find in the message with its confidence, before the 0.8 bar."""
+    found: list[MemoryFact] = []
+    for sentence in sentences(message):
+        if not _is_statement(sentence) or contains_secret(sentence):
+            continue
+        for pattern in PATTERNS:
+            match = pattern.regex.search(sentence)
+            if match is None or not pattern.accept(match):
+                continue
+            confidence = pattern.confidence
+            if _HEDGE.search(sentence):
+                confidence -= 0.15
+            if _MOMENTARY.search(sentence):
+                confidence -= 0.2
+            fact = _tidy(pattern.render(match))
+            if len(fact) > MAX_FACT_CHARS:
+                confidence -= 0.15
+            found.append(MemoryFact(kind=pattern.kind, fact=fact, confidence=round(confidence, 2)))
+            break  # one fact per sentence: the most specific pattern comes first
+    return found
+
+
+class LocalMemoryExtractor:
+    """Seed 001's rules over the user's message (the answer states no facts about the user)."""
+
+    async def extract_facts(
+        self, user_message: str, ai_response: str, persona: str
+    ) -> list[MemoryFact]:
+        kept: dict[str, MemoryFact] = {}
+        for fact in facts_in(user_message):
+            if fact.confidence > MIN_CONFIDENCE and not contains_secret(fact.fact):
+                kept.setdefault(fact.fact.lower(), fact)
+        return list(kept.values())

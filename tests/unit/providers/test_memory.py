@@ -1,0 +1,144 @@
+"""Durable memory facts (seed 001): local rules, the chat-model role, and the dedup key."""
+
+import pytest
+
+from shared.db.memory_facts import fact_key
+from shared.prompts import load_prompt
+from shared.providers.llm.memory import LLMMemoryExtractor
+from shared.providers.local.memory import LocalMemoryExtractor, facts_in
+from tests.fakes.llm_responder import ResponderChat, parse_variables, scripted_responder
+
+FACTS = [
+    ("I am the head of sales at Acme.", "user", "The user is the head of sales at Acme."),
+    ("I'm a product manager at a fintech startup", "user", "product manager at a fintech"),
+    ("My role is VP of Product at Zeta.", "user", "The user's role is VP of Product at Zeta."),
+    ("I work as a freelance designer.", "user", "The user works as a freelance designer."),
+    ("I run a 40-person consultancy in Oslo.", "user", "runs a 40-person consultancy"),
+    ("I prefer short answers with the numbers first.", "user", "prefers short answers"),
+    ("I'd rather see the data before the story.", "user", "would rather see the data"),
+    ("Our bottleneck is onboarding.", "company", "The company's bottleneck is onboarding."),
+    ("Our biggest challenge is hiring engineers.", "company", "challenge is hiring engineers"),
+    ("We keep running into supplier delays.", "company", "keeps running into supplier delays"),
+    ("We learned that annual contracts cut churn.", "company", "annual contracts cut churn"),
+    ("Lesson learned: never launch on a Friday.", "company", "never launch on a Friday"),
+    ("We always ship on Tuesdays.", "company", "always ship on Tuesdays"),
+    ("Our team uses Linear for planning.", "company", "team uses Linear for planning"),
+]
+
+NOT_FACTS = [
+    "Am I the right person to lead sales?",
+    "Should our bottleneck be onboarding?",
+    "What if I were the CEO of Acme?",
+    "If we keep running into delays, we should switch suppliers.",
+    "Imagine I am the head of sales.",
+    "Please always answer in bullet points.",
+    "Gunnar, don't use sports analogies.",
+    "I'm a bit tired today.",
+    "Our team is meeting tomorrow.",
+    "Maybe I am the wrong person for this.",
+    "We raised $2,500,000 in 2024.",
+    "hello there",
+]
+
+SECRETS = [
+    "I am the admin and my password is hunter2.",
+    "I am the owner of the key sk-abcdefghijklmnopqrstuvwxyz123456.",
+    "Our bottleneck is the card 4111 1111 1111 1111 being declined.",
+    "I am the holder of SSN 123-45-6789.",
+]
+
+
+async def _local(message: str) -> list:
+    return await LocalMemoryExtractor().extract_facts(message, "Noted.", "gunnar")
+
+
+@pytest.mark.parametrize(("message", "kind", "expected"), FACTS)
+async def test_stated_facts_are_kept_above_the_bar(message: str, kind: str, expected: str) -> None:
+    [fact] = await _local(message)
+    assert fact.kind == kind
+    assert expected in fact.fact
+    assert fact.confidence > 0.8
+
+
+@pytest.mark.parametrize("message", NOT_FACTS)
+async def test_questions_hypotheticals_instructions_and_passing_states_are_not_facts(
+    message: str,
+) -> None:
+    assert await _local(message) == []
+
+
+@pytest.mark.parametrize("message", SECRETS)
+async def test_refuses_any_fact_near_a_secret(message: str) -> None:
+    assert await _local(message) == []
+
+
+async def test_only_facts_above_0_8_are_kept() -> None:
+    hedged = "I think I am the best closer on the team."
+    [candidate] = facts_in(hedged)  # the pattern matches, with a lowered confidence
+    assert candidate.confidence <= 0.8
+    assert await _local(hedged) == []
+
+
+async def test_the_assistant_s_answer_states_no_fact_about_the_user() -> None:
+    facts = await LocalMemoryExtractor().extract_facts(
+        "What should we do?", "I am the head of sales at Acme.", "gunnar"
+    )
+    assert facts == []
+
+
+async def test_one_message_gives_each_of_its_facts_once() -> None:
+    message = (
+        "I am the head of sales at Acme. Our bottleneck is onboarding. "
+        "I am the head of sales at Acme! What should we do about it?"
+    )
+    facts = await _local(message)
+    assert sorted(f.fact for f in facts) == [
+        "The company's bottleneck is onboarding.",
+        "The user is the head of sales at Acme.",
+    ]
+
+
+def test_fact_key_collapses_case_punctuation_and_spacing() -> None:
+    assert fact_key("The user is the Head of Sales at Acme.") == fact_key(
+        "the user is  the head of sales, at ACME"
+    )
+    assert fact_key("Onboarding is slow") != fact_key("Onboarding is fast")
+
+
+async def test_llm_extractor_keeps_only_confident_secret_free_facts_of_known_kinds() -> None:
+    answer = {
+        "facts": [
+            {"kind": "user", "fact": "The user is the head of sales at Acme.", "confidence": 0.95},
+            {"kind": "User ", "fact": "The user is the head of sales at acme.", "confidence": 93},
+            {"kind": "company", "fact": "The company may expand.", "confidence": 0.6},
+            {
+                "kind": "company",
+                "fact": "The company's bottleneck is onboarding.",
+                "confidence": 0.8,
+            },
+            {"kind": "user", "fact": "The user's password is hunter2.", "confidence": 0.99},
+            {"kind": "weather", "fact": "It rains.", "confidence": 0.99},
+        ]
+    }
+    chat = ResponderChat(scripted_responder({"memory_facts": answer}))
+    facts = await LLMMemoryExtractor(chat).extract_facts(
+        "I am the head of sales at Acme.", "Good to know.", "gunnar"
+    )
+    assert [(f.kind, f.fact, f.confidence) for f in facts] == [
+        ("user", "The user is the head of sales at Acme.", 0.95)
+    ]
+    [call] = chat.calls
+    assert (call.role, call.prompt) == ("memory", "memory_facts")
+    shown = parse_variables(load_prompt("memory_facts"), call.user)
+    assert shown["user_message"] == "I am the head of sales at Acme."
+    assert shown["persona"] == "gunnar"
+
+
+async def test_llm_extractor_with_a_realistic_model() -> None:
+    chat = ResponderChat(scripted_responder({}))
+    facts = await LLMMemoryExtractor(chat).extract_facts(
+        "Our bottleneck is onboarding. Should we hire?", "Hire a trainer.", "vlad"
+    )
+    assert [(f.kind, f.fact) for f in facts] == [
+        ("company", "The company's bottleneck is onboarding.")
+    ]
