@@ -4,7 +4,8 @@
 server receives it. It tells the prompts apart by the marker line every rendered system message
 starts with (`prompt: chunk_1a v1`), reads the variables back out of the user message by turning
 the prompt's user template into a regular expression, and answers what a good model would:
-local chunking with offsets relative to the given text, local Artisan Cuts, local summaries.
+local chunking with offsets relative to the given text, local Artisan Cuts, local summaries,
+extractive cited chat answers (1A, plain text) and a word-overlap check of them (1B).
 1B and 2B calls return what they were given, as a satisfied reviewer does.
 
 `ResponderChat` runs any responder in-process as a `ChatModel` (no HTTP), counting calls and
@@ -26,6 +27,8 @@ from pydantic import BaseModel, ValidationError
 from shared.errors import ModelOutputError
 from shared.prompts import MARKER, PLACEHOLDER, Prompt, load_prompt
 from shared.providers.base import ModelT
+from shared.providers.local.answer import REFUSAL, best_sentences, compose, sentences_of
+from shared.providers.local.answer_check import check_answer_text
 from shared.providers.local.artisan_cut import artisan_cut
 from shared.providers.local.chunking import chunk_text
 from shared.providers.local.classify import classify_chunk_text, classify_file_text
@@ -119,7 +122,26 @@ def _file_summary(values: dict[str, str]) -> dict[str, Any]:
     return {"summary": file_summary(values["filename"], sections)}
 
 
-REALISTIC_ANSWERS: dict[str, Callable[[dict[str, str]], Mapping[str, Any]]] = {
+_SOURCE = re.compile(r'<source ref="(?P<ref>\d+)">\n(?P<text>.*?)\n</source>', re.DOTALL)
+
+
+def sources_of(text: str) -> dict[int, str]:
+    """The `<source ref="N">` blocks of a chat prompt, by ref, in order."""
+    return {int(m["ref"]): m["text"] for m in _SOURCE.finditer(text)}
+
+
+def _chat_answer(values: dict[str, str]) -> str:
+    """Call 1A as a careful model: the best source sentences, each cited, or the refusal."""
+    chosen = best_sentences(values["question"], sentences_of(sources_of(values["context"])))
+    return compose("", chosen) if chosen else REFUSAL
+
+
+def _chat_check(values: dict[str, str]) -> dict[str, Any]:
+    checked = check_answer_text(values["answer"], sources_of(values["sources"]))
+    return {"answer": checked.answer, "removed": checked.removed}
+
+
+REALISTIC_ANSWERS: dict[str, Callable[[dict[str, str]], Mapping[str, Any] | str]] = {
     "classify": lambda v: {"file_type": classify_file_text(v["text"]), "reason": "local cues"},
     "classify_chunk": lambda v: {"chunk_type": classify_chunk_text(v["text"]), "reason": "cues"},
     "chunk_1a": _chunks,
@@ -131,10 +153,14 @@ REALISTIC_ANSWERS: dict[str, Callable[[dict[str, str]], Mapping[str, Any]]] = {
     "summarise_section": lambda v: {"summary": section_summary(v["text"], v["title"])},
     "summarise_file": _file_summary,
     "memory_facts": lambda v: {"facts": [f.model_dump() for f in facts_in(v["user_message"])]},
+    "chat_1a": _chat_answer,
+    "chat_1b": _chat_check,
 }
 
 
 def _as_json(answer: Any) -> str:
+    if isinstance(answer, str):
+        return answer  # a plain-text prompt (chat 1A)
     if isinstance(answer, BaseModel):
         return answer.model_dump_json()
     return json.dumps(answer, ensure_ascii=False)

@@ -1,5 +1,6 @@
 """A real HTTP server on 127.0.0.1 that speaks the OpenAI chat-completions, OpenAI embeddings and
-Voyage embeddings wire formats, with scripted faults, for tests and benchmarks.
+Voyage embeddings wire formats (chat completions streamed as SSE chunks too, `stream: true`), with
+scripted faults, for tests and benchmarks.
 
 It runs in a background thread with one thread per request, so sync tests, async tests and other
 OS processes can all call it, and many requests can sleep (`latency`, `delay`) at once.
@@ -14,6 +15,7 @@ OS processes can all call it, and many requests can sleep (`latency`, `delay`) a
 import base64
 import itertools
 import json
+import re
 import threading
 import time
 from collections import deque
@@ -169,6 +171,8 @@ class FakeModelServer:
             self._stopping.wait(wait)
         if fault.status >= 400:
             return fault.status, fault.headers, fault.body or b""
+        if path.endswith("/chat/completions") and payload.get("stream"):
+            return 200, {"Content-Type": "text/event-stream"}, self._chat_stream(payload, fault)
         if path.endswith("/chat/completions"):
             return 200, {}, _json(self._chat(payload, fault.content))
         if path.endswith("/embeddings"):
@@ -201,6 +205,24 @@ class FakeModelServer:
                 "total_tokens": prompt_tokens + completion_tokens,
             },
         }
+
+    def _chat_stream(self, payload: dict[str, Any], fault: _Fault) -> bytes:
+        """The answer as SSE chunks, a word per chunk, then usage if asked for, then [DONE]."""
+        answer = self._chat(payload, fault.content)
+        base = {key: answer[key] for key in ("id", "created", "model")}
+        base["object"] = "chat.completion.chunk"
+        content = answer["choices"][0]["message"]["content"]
+        pieces = re.findall(r"\s*\S+\s*", content) or [content]
+        chunks = [
+            {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+            for delta in [{"role": "assistant", "content": ""}]
+            + [{"content": piece} for piece in pieces]
+        ]
+        chunks.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+        if (payload.get("stream_options") or {}).get("include_usage"):
+            chunks.append({**base, "choices": [], "usage": answer["usage"]})
+        lines = [f"data: {json.dumps(chunk)}\n\n" for chunk in chunks] + ["data: [DONE]\n\n"]
+        return "".join(lines).encode()
 
 
 def _embeddings(payload: dict[str, Any]) -> dict[str, Any]:
@@ -286,7 +308,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _send(self, status: int, headers: dict[str, str], data: bytes) -> None:
         try:
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            headers = dict(headers)
+            self.send_header("Content-Type", headers.pop("Content-Type", "application/json"))
             self.send_header("Content-Length", str(len(data)))
             for name, value in headers.items():
                 self.send_header(name, value)

@@ -66,13 +66,18 @@ def candidates(request: AnswerInput) -> list[Candidate]:
         for item in section.items
         if item.ref is not None and item.kind in kinds and item.ref in request.passages
     ]
+    return sentences_of({ref: request.passages[ref] for ref in dict.fromkeys(refs)})
+
+
+def sentences_of(passages: dict[int, str]) -> list[Candidate]:
+    """The quotable sentences of passages given in rank order (headings and tables left out)."""
     found = []
-    for rank, ref in enumerate(dict.fromkeys(refs)):
-        passage = _HEADING.sub(lambda m: " " * len(m.group(0)), request.passages[ref])
-        for start, end in sentence_spans(passage):
-            text = request.passages[ref][start:end]
-            if len(words(text)) >= _MIN_WORDS and len(text) <= _MAX_CHARS:
-                found.append(Candidate(ref, rank, start, text))
+    for rank, (ref, text) in enumerate(passages.items()):
+        blanked = _HEADING.sub(lambda m: " " * len(m.group(0)), text)
+        for start, end in sentence_spans(blanked):
+            sentence = text[start:end]
+            if len(words(sentence)) >= _MIN_WORDS and len(sentence) <= _MAX_CHARS:
+                found.append(Candidate(ref, rank, start, sentence))
     return found
 
 

@@ -56,19 +56,27 @@ def support(statement: str, passage: str) -> float:
     return len(wanted & stems(passage)) / len(wanted)
 
 
-def is_supported(claim: Claim, passages: dict[int, str]) -> bool:
+def is_supported(claim: Claim, passages: dict[int, str], *, by_words: bool = True) -> bool:
+    """Every cited ref is known and (by_words) one of its passages holds the sentence's words."""
     if any(ref not in passages for ref in claim.refs):
         return False
-    return max(support(claim.statement, passages[ref]) for ref in claim.refs) >= SUPPORT_THRESHOLD
+    if not by_words:
+        return True
+    best = max(support(claim.statement, passages[ref]) for ref in claim.refs)
+    return best >= SUPPORT_THRESHOLD
 
 
-def check_answer_text(answer: str, passages: dict[int, str]) -> CheckedAnswer:
-    """The answer without unsupported cited sentences (paragraph breaks kept), and those."""
+def check_answer_text(
+    answer: str, passages: dict[int, str], *, by_words: bool = True
+) -> CheckedAnswer:
+    """The answer without unsupported cited sentences (paragraph breaks kept), and those.
+
+    by_words=False only removes sentences citing refs that are not in `passages`."""
     kept_paragraphs, removed = [], []
     for paragraph in re.split(r"\n\s*\n", answer):
         kept = []
         for claim in split_claims(paragraph):
-            if not claim.refs or is_supported(claim, passages):
+            if not claim.refs or is_supported(claim, passages, by_words=by_words):
                 kept.append(claim.text)
             else:
                 removed.append(claim.statement)

@@ -19,6 +19,7 @@ from shared.providers.remote.answers import (
 )
 from shared.providers.remote.errors import Endpoint, from_openai_error
 from shared.providers.remote.limits import call_slots
+from shared.providers.remote.streaming import TextStream
 from shared.providers.usage import record_call
 from shared.tokens import count_tokens
 
@@ -90,6 +91,20 @@ class OpenAICompatibleChat:
                 f"the model {self.model} answered the {role} call with invalid JSON, "
                 f"also after a repair attempt: {describe_error(error)}"
             ) from error
+
+    def stream_text(
+        self, *, role: str, system: str, user: str, temperature: float = 0.2
+    ) -> TextStream:
+        """A streamed plain-text answer (chat call 1A); its usage is recorded when it ends."""
+        return TextStream(
+            self._client,
+            self._endpoint,
+            provider=self.provider,
+            role=role,
+            messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+            concurrency=self._concurrency,
+            temperature=temperature,
+        )
 
     async def aclose(self) -> None:
         await self._client.close()

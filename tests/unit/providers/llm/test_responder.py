@@ -29,7 +29,18 @@ _VALUES = {
     "ai_response": "Understood.",
     "filename": "notes.md",
     "sections": "Section 1: Pricing\nSummary: Tiers were chosen.",
+    # chat 1A / 1B
+    "persona_name": "Gunnar",
+    "persona_role": "Strategy & CEO advisor",
+    "persona_profile": "I'm Gunnar.",
+    "persona_voice": "Blunt.",
+    "instructions": "- Don't use sports analogies.",
+    "context": '<source ref="1">\nWe decided on three pricing tiers for the launch.\n</source>',
+    "question": "What did we decide on pricing tiers?",
+    "sources": '<source ref="1">\nWe decided on three pricing tiers for the launch.\n</source>',
+    "answer": "We decided on three pricing tiers for the launch. [Ref: 1]",
 }
+PLAIN_TEXT_PROMPTS = {"chat_1a"}  # streamed answers, not JSON
 
 
 @pytest.mark.parametrize("name", prompt_names())
@@ -42,7 +53,7 @@ def test_every_prompt_is_recognised_and_its_variables_read_back(name: str) -> No
     assert name in REALISTIC_ANSWERS
 
 
-@pytest.mark.parametrize("name", prompt_names())
+@pytest.mark.parametrize("name", sorted(set(prompt_names()) - PLAIN_TEXT_PROMPTS))
 def test_every_prompt_gets_a_json_object(name: str) -> None:
     prompt = load_prompt(name)
     system, user = prompt.render(**{variable: _VALUES[variable] for variable in prompt.variables})

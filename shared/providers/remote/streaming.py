@@ -1,0 +1,135 @@
+"""Streamed chat completions (`stream=True`): text pieces as they arrive, usage at the end.
+
+The usage chunk is asked for with `stream_options` (OpenAI, vLLM, Fireworks); an endpoint that
+rejects the option is asked again without it, and its usage is then estimated offline.
+Reasoning models' `<think>…</think>` blocks are dropped as they stream.
+"""
+
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import openai
+
+from shared.providers.remote.errors import Endpoint, from_openai_error
+from shared.providers.remote.limits import call_slots
+from shared.providers.usage import record_call
+from shared.tokens import count_tokens
+
+Message = dict[str, Any]
+_OPEN, _CLOSE = "<think>", "</think>"
+
+
+class ThinkFilter:
+    """Drops `<think>…</think>` from text fed in pieces (tags may be split across pieces)."""
+
+    def __init__(self) -> None:
+        self._inside = False
+        self._held = ""
+
+    def feed(self, piece: str) -> str:
+        text, out = self._held + piece, []
+        self._held = ""
+        while text:
+            tag = _CLOSE if self._inside else _OPEN
+            index = text.find(tag)
+            if index >= 0:
+                if not self._inside:
+                    out.append(text[:index])
+                text, self._inside = text[index + len(tag) :], not self._inside
+                continue
+            keep = _partial_tag_length(text, tag)
+            if not self._inside:
+                out.append(text[: len(text) - keep])
+            self._held = text[len(text) - keep :] if keep else ""
+            break
+        return "".join(out)
+
+    def flush(self) -> str:
+        held, self._held = ("" if self._inside else self._held), ""
+        return held
+
+
+def _partial_tag_length(text: str, tag: str) -> int:
+    """How many trailing characters of text could begin the tag."""
+    for length in range(min(len(tag) - 1, len(text)), 0, -1):
+        if tag.startswith(text[-length:]):
+            return length
+    return 0
+
+
+class TextStream:
+    """One streamed completion; iterate once for its text; then the token counts hold."""
+
+    def __init__(
+        self,
+        client: openai.AsyncOpenAI,
+        endpoint: Endpoint,
+        *,
+        provider: str,
+        role: str,
+        messages: list[Message],
+        concurrency: int,
+        temperature: float,
+    ) -> None:
+        self._client, self._endpoint = client, endpoint
+        self._provider, self._role, self._messages = provider, role, messages
+        self._concurrency, self._temperature = concurrency, temperature
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+        self.reported_usage = False  # the endpoint sent its own counts
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        async with call_slots("llm", self._concurrency):
+            started, text, think = time.monotonic(), [], ThinkFilter()
+            try:
+                async for piece in self._pieces():
+                    text.append(piece)
+                    if visible := think.feed(piece):
+                        yield visible
+                if rest := think.flush():
+                    yield rest
+            except openai.APIError as exc:
+                await self._record(started, "".join(text), "error")
+                raise from_openai_error(exc, self._endpoint, self._role) from exc
+            await self._record(started, "".join(text), "ok")
+
+    async def _pieces(self) -> AsyncIterator[str]:
+        try:
+            stream = await self._create(include_usage=True)
+        except openai.BadRequestError as exc:
+            if "stream_options" not in str(exc):
+                raise
+            stream = await self._create(include_usage=False)
+        async for chunk in stream:
+            if chunk.usage is not None:
+                self.prompt_tokens = chunk.usage.prompt_tokens
+                self.completion_tokens = chunk.usage.completion_tokens
+                self.reported_usage = True
+            for choice in chunk.choices:
+                if choice.delta and choice.delta.content:
+                    yield choice.delta.content
+
+    async def _create(self, *, include_usage: bool) -> Any:
+        options = {"stream_options": {"include_usage": True}} if include_usage else {}
+        return await self._client.chat.completions.create(
+            model=self._endpoint.model,
+            messages=self._messages,  # type: ignore[arg-type]
+            temperature=self._temperature,
+            stream=True,
+            **options,  # type: ignore[arg-type]
+        )
+
+    async def _record(self, started: float, text: str, outcome: str) -> None:
+        if not self.reported_usage:
+            self.prompt_tokens = sum(count_tokens(str(m["content"])) for m in self._messages)
+            self.completion_tokens = count_tokens(text)
+        await record_call(
+            role=self._role,
+            provider=self._provider,
+            model=self._endpoint.model,
+            prompt_tokens=self.prompt_tokens,
+            completion_tokens=self.completion_tokens,
+            started=started,
+            outcome=outcome,
+        )
