@@ -2,7 +2,8 @@
 
 A handler that raises marks its file failed on its last delivery itself (shared.pipeline). A
 process that dies mid-message never gets to: JetStream then stops redelivering and publishes a
-MAX_DELIVERIES advisory, which this router turns into a failed file with a reason.
+MAX_DELIVERIES advisory, which this router turns into a failed file (or a turn whose journaling
+failed) with a reason.
 """
 
 import json
@@ -13,8 +14,8 @@ from faststream import Context
 from faststream.nats import NatsBroker, NatsMessage, NatsRouter
 from pydantic import BaseModel, ValidationError
 
-from shared.contracts import STREAM_NAME, FileEvent
-from shared.pipeline import fail_file
+from shared.contracts import STREAM_NAME, FileEvent, TurnEvent
+from shared.pipeline import fail_event
 
 logger = logging.getLogger(__name__)
 MAX_DELIVERIES_ADVISORY = f"$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.{STREAM_NAME}.*"
@@ -38,13 +39,20 @@ async def on_max_deliveries(
 ) -> None:
     stored = await broker.connection.jetstream().get_msg(advisory.stream, advisory.stream_seq)
     try:
-        event = FileEvent.model_validate(json.loads(stored.data or b"{}"))
+        event = _event_of(json.loads(stored.data or b"{}"))
     except (ValidationError, ValueError):
-        logger.error("dead letter %s is not a file event", advisory.stream_seq)
+        logger.error("dead letter %s is not a file or turn event", advisory.stream_seq)
         return
+    what = "turn" if isinstance(event, TurnEvent) else "file"
     reason = (
         f"the {advisory.consumer} service stopped {advisory.deliveries} times while processing"
-        " this file; retry it, and check that service's logs if it fails again"
+        f" this {what}; retry it, and check that service's logs if it fails again"
     )
-    logger.error("dead letter for file %s: %s", event.file_id, reason)
-    await fail_file(pool, broker, event, reason)
+    logger.error("dead letter for %s: %s", what, reason)
+    await fail_event(pool, broker, event, reason)
+
+
+def _event_of(data: dict) -> FileEvent | TurnEvent:
+    if isinstance(data, dict) and "turn_id" in data:
+        return TurnEvent.model_validate(data)
+    return FileEvent.model_validate(data)

@@ -1,5 +1,5 @@
-"""What every pipeline step shares: its consumer, bounded retries that end in a failed file,
-stale-event drops and progress fan-out."""
+"""What every pipeline step shares: its consumer, bounded retries that end in a failed file (or
+a turn whose journaling failed), stale-event drops and progress fan-out."""
 
 import asyncio
 import logging
@@ -16,14 +16,14 @@ from faststream.nats import NatsBroker, NatsMessage, NatsRouter
 
 from shared.bus import publish_progress, work_queue
 from shared.config import pipeline_settings
-from shared.contracts import Consumer, FileEvent, Subject
-from shared.db import files
+from shared.contracts import Consumer, FileEvent, Subject, TurnEvent
+from shared.db import files, turns
 from shared.errors import ConfigurationChanged, PermanentError
 from shared.progress import progress_event
 from shared.providers.usage import WorkContext, working_on
 
 logger = logging.getLogger(__name__)
-E = TypeVar("E", bound=FileEvent)
+E = TypeVar("E", bound=FileEvent | TurnEvent)
 # a pipeline step: the work one event asks for, given the pool and the broker to publish on
 Step = Callable[[E, asyncpg.Pool, NatsBroker], Awaitable[None]]
 
@@ -41,28 +41,61 @@ async def fail_file(pool: asyncpg.Pool, broker: NatsBroker, event: FileEvent, re
     await announce(broker, row)
 
 
+async def fail_turn(pool: asyncpg.Pool, event: TurnEvent, reason: str) -> None:
+    await turns.mark_journal_failed(
+        pool, user_id=event.user_id, turn_id=event.turn_id, reason=reason
+    )
+
+
+async def fail_event(
+    pool: asyncpg.Pool, broker: NatsBroker, event: FileEvent | TurnEvent, reason: str
+) -> None:
+    """The final failure of a step: the file fails, or the turn's journaling does."""
+    if isinstance(event, TurnEvent):
+        await fail_turn(pool, event, reason)
+    else:
+        await fail_file(pool, broker, event, reason)
+
+
+async def _is_current(pool: asyncpg.Pool, event: FileEvent | TurnEvent) -> bool:
+    """Files: the event's attempt is the file's current one. Turns: the turn still exists."""
+    if isinstance(event, TurnEvent):
+        return await turns.turn_exists(pool, user_id=event.user_id, turn_id=event.turn_id)
+    return await files.is_current_attempt(pool, file_id=event.file_id, attempt=event.attempt)
+
+
+def _work(event: FileEvent | TurnEvent) -> WorkContext:
+    """What the step's model calls are recorded against."""
+    if isinstance(event, TurnEvent):
+        return WorkContext(user_id=event.user_id, turn_id=event.turn_id)
+    return WorkContext(user_id=event.user_id, file_id=event.file_id)
+
+
+def _subject_of(event: FileEvent | TurnEvent) -> str:
+    return f"turn {event.turn_id}" if isinstance(event, TurnEvent) else f"file {event.file_id}"
+
+
 async def run_step(
     step: "Step[Any]",
     *,
-    event: FileEvent,
+    event: FileEvent | TurnEvent,
     msg: NatsMessage,
     pool: asyncpg.Pool,
     broker: NatsBroker,
 ) -> None:
-    """Run a step for its event; retry transient errors, then fail the file with the reason.
+    """Run a step for its event; retry transient errors, then fail the file (or the turn's
+    journaling) with the reason.
 
-    Events of a file that was deleted, has finished, or was retried since are dropped.
+    Events of a file that was deleted, has finished, or was retried since are dropped, and so
+    are events of a deleted turn.
     """
-    if not await files.is_current_attempt(pool, file_id=event.file_id, attempt=event.attempt):
+    if not await _is_current(pool, event):
         return
     try:
-        with (
-            working_on(WorkContext(user_id=event.user_id, file_id=event.file_id)),
-            _kept_in_progress(msg),
-        ):
+        with working_on(_work(event)), _kept_in_progress(msg):
             await step(event, pool, broker)
     except PermanentError as exc:
-        await fail_file(pool, broker, event, str(exc))
+        await fail_event(pool, broker, event, str(exc))
     except ConfigurationChanged as exc:
         # not the file's fault: hand the message back and stop; the restarted process checks
         # its configuration at start-up and says what to fix
@@ -72,10 +105,10 @@ async def run_step(
     except Exception as exc:
         deliveries = msg.raw_message.metadata.num_delivered
         if deliveries < pipeline_settings().max_deliveries:
-            logger.warning("delivery %d of %s failed: %r", deliveries, event.file_id, exc)
+            logger.warning("delivery %d of %s failed: %r", deliveries, _subject_of(event), exc)
             raise NackMessage(delay=pipeline_settings().retry_delay_seconds * deliveries) from exc
-        logger.exception("giving up on %s after %d deliveries", event.file_id, deliveries)
-        await fail_file(pool, broker, event, f"{type(exc).__name__}: {exc}")
+        logger.exception("giving up on %s after %d deliveries", _subject_of(event), deliveries)
+        await fail_event(pool, broker, event, f"{type(exc).__name__}: {exc}")
 
 
 @contextmanager

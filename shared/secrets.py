@@ -37,6 +37,11 @@ _PASSWORD = re.compile(
     r"(?P<secret>(?![\[(])[\"'`]?[^\s\"'`]{3,}[\"'`]?)",
     re.IGNORECASE,
 )
+# "the password hunter2x", "PIN 4821": no separator, so only a value that cannot be a word
+_PASSWORD_BARE = re.compile(
+    rf"\b(?P<word>{_PASSWORD_WORDS})\s+(?P<secret>[\"'`]?[^\s\"'`\[]{{4,}}[\"'`]?)",
+    re.IGNORECASE,
+)
 # "the api key is X", "token: X", "client secret = X"
 _KEY_WORDS = (
     r"(?:api[\s_-]?key|access[\s_-]?key|secret(?:[\s_-]?key)?"
@@ -123,6 +128,14 @@ def _password_ok(match: re.Match[str]) -> bool:
     return value.lower() not in stop and "redacted" not in value.lower()
 
 
+def _bare_password_ok(match: re.Match[str]) -> bool:
+    value = match.group("secret").strip("\"'`").rstrip(".,;!?)")
+    has_digit = any(c.isdigit() for c in value)
+    if match.group("word").lower().startswith("pin"):
+        return value.isdigit() and 4 <= len(value) <= 8
+    return has_digit and any(not c.isdigit() for c in value)
+
+
 def _key_assignment_ok(match: re.Match[str]) -> bool:
     value = match.group("secret")
     if _plain_value(value):
@@ -141,6 +154,7 @@ _RULES: tuple[Rule, ...] = (
     (_KEY_ASSIGNMENT, API_KEY, _key_assignment_ok),
     (_NEAR_KEY, API_KEY, _near_key_ok),
     (_PASSWORD, PASSWORD, _password_ok),
+    (_PASSWORD_BARE, PASSWORD, _bare_password_ok),
     (_SSN, SSN, _always),
     (_CARD, CARD, _card_ok),
 )

@@ -1,10 +1,12 @@
 """The model-heavy steps: Artisan Cut 2A + 2B of strategic chunks (chunk.ready.strategic →
-chunk.compressed), and the whole-file summary once every chunk is stored (file.embedded →
-file.ready)."""
+chunk.compressed), the whole-file summary once every chunk is stored (file.embedded →
+file.ready), and the cut and memory facts of each conversation turn (turn.completed →
+turn.compressed)."""
 
 import asyncpg
 from faststream.nats import NatsBroker, NatsRouter
 
+from services.compressor.turns import cut_turn, remembered_facts
 from shared.bus import publish_event
 from shared.contracts import (
     ChunkCompressed,
@@ -13,8 +15,10 @@ from shared.contracts import (
     FileEmbedded,
     FileReady,
     Subject,
+    TurnCompleted,
+    TurnCompressed,
 )
-from shared.db import chunks, files
+from shared.db import chunks, files, journal, memory_facts, turns
 from shared.pipeline import announce, consumes
 from shared.providers import registry
 
@@ -51,3 +55,20 @@ async def summarise_file(event: FileEmbedded, pool: asyncpg.Pool, broker: NatsBr
     if row is not None:
         ready = FileReady(**event.model_dump(), total_chunks=row["total_chunks"])
         await publish_event(broker, Subject.FILE_READY, ready)
+
+
+@consumes(router, Subject.TURN_COMPLETED, Consumer.COMPRESSOR_TURNS)
+async def compress_turn(event: TurnCompleted, pool: asyncpg.Pool, broker: NatsBroker) -> None:
+    turn = await turns.get_turn(pool, user_id=event.user_id, turn_id=event.turn_id)
+    if turn is None:
+        return
+    # a redelivery after the cut was stored skips the models
+    if not await journal.has_cut(pool, user_id=event.user_id, turn_id=event.turn_id):
+        cut = await cut_turn(turn)
+        facts = await remembered_facts(turn)
+        async with pool.acquire() as conn, conn.transaction():
+            await journal.upsert_cut(conn, turn=turn, cut=cut)
+            await memory_facts.add_facts(
+                conn, user_id=event.user_id, turn_id=event.turn_id, facts=facts
+            )
+    await publish_event(broker, Subject.TURN_COMPRESSED, TurnCompressed(**event.model_dump()))

@@ -1,11 +1,12 @@
-"""chunk.compressed / chunk.ready.factual → embedding → progress; the last → file.embedded."""
+"""chunk.compressed / chunk.ready.factual → embedding → progress; the last → file.embedded.
+turn.compressed → the journal row embedded by its decision arc → the turn is journaled."""
 
 import asyncpg
 from faststream.nats import NatsBroker, NatsRouter
 
 from shared.bus import publish_event
-from shared.contracts import ChunkEvent, Consumer, FileEmbedded, Subject
-from shared.db import chunks, files
+from shared.contracts import ChunkEvent, Consumer, FileEmbedded, Subject, TurnCompressed
+from shared.db import chunks, files, journal, turns
 from shared.db.embedding_space import require_space
 from shared.pipeline import announce, consumes
 from shared.providers import registry
@@ -39,3 +40,18 @@ async def embed_chunk(event: ChunkEvent, pool: asyncpg.Pool, broker: NatsBroker)
     if row is not None and row["processing_stage"] == "summarising":
         embedded = FileEmbedded(**event.model_dump(include={"file_id", "user_id", "attempt"}))
         await publish_event(broker, Subject.FILE_EMBEDDED, embedded)
+
+
+@consumes(router, Subject.TURN_COMPRESSED, Consumer.EMBEDDER_TURNS)
+async def embed_turn(event: TurnCompressed, pool: asyncpg.Pool, broker: NatsBroker) -> None:
+    entry = await journal.get_entry(pool, user_id=event.user_id, turn_id=event.turn_id)
+    if entry is None:
+        return
+    embedder = registry.embedder()
+    [vector] = await embedder.embed([entry["decision_arc_summary"]], input_type="document")
+    async with pool.acquire() as conn, conn.transaction():
+        await require_space(conn, model=embedder.model, dimension=embedder.dimension)
+        if await journal.store_embedding(
+            conn, user_id=event.user_id, turn_id=event.turn_id, embedding=vector
+        ):
+            await turns.mark_journaled(conn, user_id=event.user_id, turn_id=event.turn_id)

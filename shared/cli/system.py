@@ -107,7 +107,8 @@ def reembed() -> int:
     try:
         plan = asyncio.run(queue_reembedding(database_url, nats_url))
         print(
-            f"re-embedding {plan.chunks} chunks of {plan.files} files with {plan.model}"
+            f"re-embedding {plan.chunks} chunks of {plan.files} files and {plan.turns} journal"
+            f" turns with {plan.model}"
             f" ({plan.dimension} dimensions)",
             flush=True,
         )

@@ -9,6 +9,8 @@ from uuid import UUID
 
 import asyncpg
 
+from shared.db.cursors import Cursor, Page, page_of
+
 Conn = asyncpg.Connection | asyncpg.Pool
 
 TURN_COLUMNS = """id, user_id, persona_name, user_message, ai_response, model, prompt_tokens,
@@ -58,4 +60,88 @@ async def insert_turn(conn: Conn, turn: NewTurn) -> asyncpg.Record:
         json.dumps(list(turn.context_sections)),
         turn.imported,
         turn.created_at,
+    )
+
+
+async def get_turn(conn: Conn, *, user_id: UUID, turn_id: UUID) -> asyncpg.Record | None:
+    return await conn.fetchrow(
+        f"SELECT {TURN_COLUMNS} FROM superjournal WHERE id = $1 AND user_id = $2",
+        turn_id,
+        user_id,
+    )
+
+
+async def turn_exists(conn: Conn, *, user_id: UUID, turn_id: UUID) -> bool:
+    return await conn.fetchval(
+        "SELECT EXISTS (SELECT 1 FROM superjournal WHERE id = $1 AND user_id = $2)",
+        turn_id,
+        user_id,
+    )
+
+
+async def list_turns(
+    conn: Conn, *, user_id: UUID, limit: int = 20, before: Cursor | None = None
+) -> Page:
+    """The user's turns, newest first; `before` continues after a previous page."""
+    rows = await conn.fetch(
+        f"""SELECT {TURN_COLUMNS} FROM superjournal
+            WHERE user_id = $1
+              AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3::uuid))
+            ORDER BY created_at DESC, id DESC
+            LIMIT $4""",
+        user_id,
+        before.created_at if before else None,
+        before.id if before else None,
+        limit + 1,
+    )
+    return page_of(list(rows), limit, "id")
+
+
+async def set_starred(
+    conn: Conn, *, user_id: UUID, turn_id: UUID, starred: bool
+) -> asyncpg.Record | None:
+    return await conn.fetchrow(
+        f"""UPDATE superjournal SET is_starred = $3 WHERE id = $1 AND user_id = $2
+            RETURNING {TURN_COLUMNS}""",
+        turn_id,
+        user_id,
+        starred,
+    )
+
+
+async def delete_turn(conn: Conn, *, user_id: UUID, turn_id: UUID) -> bool:
+    """Delete the turn; its journal row and memory facts go with it (foreign-key cascades)."""
+    deleted = await conn.fetchval(
+        "DELETE FROM superjournal WHERE id = $1 AND user_id = $2 RETURNING id", turn_id, user_id
+    )
+    return deleted is not None
+
+
+async def mark_journaled(conn: Conn, *, user_id: UUID, turn_id: UUID) -> bool:
+    updated = await conn.fetchval(
+        """UPDATE superjournal SET journal_status = 'journaled', journal_error = NULL
+           WHERE id = $1 AND user_id = $2 RETURNING id""",
+        turn_id,
+        user_id,
+    )
+    return updated is not None
+
+
+async def mark_journal_failed(conn: Conn, *, user_id: UUID, turn_id: UUID, reason: str) -> bool:
+    updated = await conn.fetchval(
+        """UPDATE superjournal SET journal_status = 'failed', journal_error = $3
+           WHERE id = $1 AND user_id = $2 RETURNING id""",
+        turn_id,
+        user_id,
+        reason,
+    )
+    return updated is not None
+
+
+async def reopen_journaled_turns(conn: Conn) -> list[asyncpg.Record]:
+    """Every turn with a journal row back to pending (re-embedding); their ids and owners."""
+    return await conn.fetch(
+        """UPDATE superjournal s SET journal_status = 'pending', journal_error = NULL
+           FROM journal j WHERE j.turn_id = s.id
+           RETURNING s.id, s.user_id"""
     )

@@ -1,12 +1,14 @@
-"""`artisan reembed`: re-embed every stored chunk with the configured embedder, through the bus."""
+"""`artisan reembed`: re-embed every stored chunk and journal turn with the configured embedder,
+through the bus."""
 
+import time
 from dataclasses import dataclass
 
 import asyncpg
 
 from shared.bus import create_broker, ensure_stream, publish_event
-from shared.contracts import ChunkEvent, Subject
-from shared.db import chunks, files
+from shared.contracts import ChunkEvent, Subject, TurnCompressed
+from shared.db import chunks, files, turns
 from shared.db.embedding_space import switch_space
 from shared.pipeline import announce
 from shared.providers import registry
@@ -18,6 +20,7 @@ class ReembedPlan:
     chunks: int
     model: str
     dimension: int
+    turns: int = 0
 
 
 def chunk_subject(chunk: asyncpg.Record) -> Subject:
@@ -41,6 +44,7 @@ async def queue_reembedding(database_url: str, nats_url: str) -> ReembedPlan:
             await switch_space(conn, model=embedder.model, dimension=embedder.dimension)
             reopened = await files.reopen_ready_files(conn)
             to_embed = await chunks.chunks_of_files(conn, file_ids=[row["id"] for row in reopened])
+            journaled = await turns.reopen_journaled_turns(conn)
         for row in reopened:
             await announce(broker, row)
         attempts = {row["id"]: row["attempt"] for row in reopened}
@@ -53,15 +57,35 @@ async def queue_reembedding(database_url: str, nats_url: str) -> ReembedPlan:
                 chunk_index=chunk["chunk_index"],
             )
             await publish_event(broker, chunk_subject(chunk), event)
+        # a new attempt number, so JetStream's de-duplication does not drop the re-run
+        attempt = int(time.time())
+        for turn in journaled:
+            compressed = TurnCompressed(
+                turn_id=turn["id"], user_id=turn["user_id"], attempt=attempt
+            )
+            await publish_event(broker, Subject.TURN_COMPRESSED, compressed)
     finally:
         await broker.stop()
         await conn.close()
-    return ReembedPlan(len(reopened), len(to_embed), embedder.model, embedder.dimension)
+    return ReembedPlan(
+        len(reopened), len(to_embed), embedder.model, embedder.dimension, turns=len(journaled)
+    )
 
 
 async def files_in_progress(database_url: str) -> int:
     conn = await asyncpg.connect(database_url)
     try:
         return await conn.fetchval("SELECT count(*) FROM files WHERE status = 'processing'")
+    finally:
+        await conn.close()
+
+
+async def turns_pending(database_url: str) -> int:
+    """Journal turns not yet (re-)embedded."""
+    conn = await asyncpg.connect(database_url)
+    try:
+        return await conn.fetchval(
+            "SELECT count(*) FROM superjournal WHERE journal_status = 'pending'"
+        )
     finally:
         await conn.close()

@@ -12,6 +12,8 @@ POSITIVES = [
     ("my PIN is 4821", "4821", "password"),
     ("Password for admin@acme.com: Tr0ub4dor&3", "Tr0ub4dor&3", "password"),
     ("Use passcode = 'x9x9x9'", "x9x9x9", "password"),
+    ("never share the password hunter2xyz in chat", "hunter2xyz", "password"),
+    ("the wifi PIN 48213 opens it", "48213", "password"),
     (
         "key sk-abcdefghijklmnopqrstuvwxyz123456 works",
         "sk-abcdefghijklmnopqrstuvwxyz123456",
@@ -70,6 +72,9 @@ NEGATIVES = [
     "0000 0000 0000 0000",
     "Remember the bearer of bad news.",
     "the token is valid for one hour",
+    "Password reset emails go out at 9am.",
+    "The password policy changed in 2024.",
+    "Enter your PIN code at the terminal.",
 ]
 
 

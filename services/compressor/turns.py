@@ -1,0 +1,36 @@
+"""A turn's way into the journal: Artisan Cut 2A + 2B and durable facts, with secrets kept out."""
+
+import asyncpg
+
+from shared.providers import registry
+from shared.providers.base import MemoryFact, TurnCut
+from shared.secrets import contains_secret, redact
+
+MIN_FACT_CONFIDENCE = 0.8
+
+
+async def cut_turn(turn: asyncpg.Record) -> TurnCut:
+    """2A then 2B; the texts were redacted when stored, and the cut is again (defence in depth:
+    a model may reassemble what the redaction split)."""
+    message, answer, persona = turn["user_message"], turn["ai_response"], turn["persona_name"]
+    draft = await registry.compressor().compress_turn(message, answer, persona)
+    cut = await registry.verifier().verify_turn(message, answer, persona, draft)
+    return cut.model_copy(
+        update={
+            "boss_essence": redact(cut.boss_essence).text,
+            "persona_essence": redact(cut.persona_essence).text,
+            "decision_arc_summary": redact(cut.decision_arc_summary).text,
+        }
+    )
+
+
+async def remembered_facts(turn: asyncpg.Record) -> list[MemoryFact]:
+    """Facts above the confidence bar; one holding a secret is refused, not redacted."""
+    facts = await registry.memory_extractor().extract_facts(
+        turn["user_message"], turn["ai_response"], turn["persona_name"]
+    )
+    return [
+        fact
+        for fact in facts
+        if fact.confidence > MIN_FACT_CONFIDENCE and not contains_secret(fact.fact)
+    ]
