@@ -2,7 +2,7 @@
 
 import asyncio
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,61 @@ async def wait_for_status(
             raise AssertionError(f"file ended {record['status']}, not {status}: {record}")
         await asyncio.sleep(0.05)
     raise AssertionError(f"file not {status} after {timeout} s: {record}")
+
+
+IMPORT_BATCH = 1000  # the most POST /v1/turns/import takes at once
+
+
+async def import_turns(
+    client: httpx.AsyncClient, turns: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Import turns ({persona, user_message, ai_response, created_at?}) in batches; the records."""
+    records: list[dict[str, Any]] = []
+    for start in range(0, len(turns), IMPORT_BATCH):
+        batch = turns[start : start + IMPORT_BATCH]
+        response = await client.post("/v1/turns/import", json={"turns": batch}, timeout=120)
+        assert response.status_code == 202, response.text
+        records.extend(response.json()["items"])
+    return records
+
+
+async def wait_journaled(
+    client: httpx.AsyncClient, turn_ids: list[str], timeout: float = 60
+) -> dict[str, dict[str, Any]]:
+    """Poll the user's turns until every one of `turn_ids` is journaled; fail fast on a failed
+    one. Returns the turn records by id."""
+    waiting = set(map(str, turn_ids))
+    done: dict[str, dict[str, Any]] = {}
+    deadline = time.monotonic() + timeout
+    while waiting:
+        async for turn in _all_turns(client):
+            if turn["id"] not in waiting:
+                continue
+            if turn["journal_status"] == "failed":
+                raise AssertionError(f"turn failed to journal: {turn}")
+            if turn["journal_status"] == "journaled":
+                waiting.discard(turn["id"])
+                done[turn["id"]] = turn
+        if not waiting:
+            break
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{len(waiting)} turns not journaled after {timeout} s")
+        await asyncio.sleep(0.2)
+    return done
+
+
+async def _all_turns(client: httpx.AsyncClient) -> AsyncIterator[dict[str, Any]]:
+    before: str | None = None
+    while True:
+        params: dict[str, Any] = {"limit": 1000, **({"before": before} if before else {})}
+        response = await client.get("/v1/turns", params=params)
+        response.raise_for_status()
+        page = response.json()
+        for turn in page["items"]:
+            yield turn
+        before = page["next"]
+        if before is None:
+            return
 
 
 async def upload(

@@ -1,0 +1,98 @@
+"""Importing past conversations: each turn stored once (deterministic ids), secrets redacted,
+and sent through the same pipeline as a live turn."""
+
+import asyncio
+import uuid
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from uuid import UUID
+
+import asyncpg
+from fastapi import HTTPException
+from faststream.nats import NatsBroker
+
+from services.gateway.turn_schemas import MAX_IMPORT_TURNS, ImportTurn
+from shared.bus import publish_event
+from shared.contracts import Subject, TurnCompleted
+from shared.db.turns import NewTurn, insert_turn
+from shared.personas import get_persona, persona_names
+from shared.secrets import redact
+
+_IMPORT_NAMESPACE = uuid.UUID("0b9f6a52-2f4e-4c39-8f57-7d1f0e3c6a21")
+_PUBLISH_BATCH = 100
+
+
+def import_turn_id(user_id: UUID, created_at: datetime | None, persona: str, message: str) -> UUID:
+    """The same turn imported twice has the same id, so it is stored once."""
+    stamp = created_at.astimezone(UTC).isoformat() if created_at else ""
+    return uuid.uuid5(_IMPORT_NAMESPACE, f"{user_id}\x1f{stamp}\x1f{persona}\x1f{message}")
+
+
+def check_import(turns: Sequence[ImportTurn]) -> None:
+    """Refuse the whole request before anything is stored."""
+    if len(turns) > MAX_IMPORT_TURNS:
+        raise HTTPException(
+            413,
+            f"Too many turns: {len(turns)} in one request; at most {MAX_IMPORT_TURNS}."
+            " Send the history in batches of up to 1000 turns.",
+        )
+    unknown: dict[str, list[int]] = {}
+    for index, turn in enumerate(turns):
+        if get_persona(turn.persona) is None:
+            unknown.setdefault(turn.persona, []).append(index)
+    if unknown:
+        listed = "; ".join(
+            f"{name!r} (turns {', '.join(map(str, where[:10]))})" for name, where in unknown.items()
+        )
+        raise HTTPException(
+            422,
+            f"Unknown persona {listed}. Valid personas: {', '.join(persona_names())}"
+            " (see GET /v1/personas).",
+        )
+
+
+def new_turns(user_id: UUID, turns: Sequence[ImportTurn]) -> list[NewTurn]:
+    # turns without a time keep their order: a microsecond apart from now
+    now = datetime.now(UTC)
+    prepared = []
+    for index, turn in enumerate(turns):
+        persona = turn.persona.strip().lower()
+        message = redact(turn.user_message).text
+        created_at = turn.created_at
+        if created_at is not None and created_at.tzinfo is None:
+            created_at = created_at.replace(tzinfo=UTC)
+        prepared.append(
+            NewTurn(
+                id=import_turn_id(user_id, created_at, persona, message),
+                user_id=user_id,
+                persona_name=persona,
+                user_message=message,
+                ai_response=redact(turn.ai_response).text,
+                imported=True,
+                created_at=created_at or now + timedelta(microseconds=index),
+            )
+        )
+    return prepared
+
+
+async def import_turns(
+    pool: asyncpg.Pool, broker: NatsBroker, *, user_id: UUID, turns: Sequence[ImportTurn]
+) -> list[asyncpg.Record]:
+    """Store the turns in one transaction, then queue each not yet journaled for the journal."""
+    check_import(turns)
+    prepared = new_turns(user_id, turns)
+    async with pool.acquire() as conn, conn.transaction():
+        rows = [await insert_turn(conn, turn) for turn in prepared]
+    to_queue = [row for row in rows if row["journal_status"] != "journaled"]
+    for start in range(0, len(to_queue), _PUBLISH_BATCH):
+        await asyncio.gather(
+            *(
+                publish_event(
+                    broker,
+                    Subject.TURN_COMPLETED,
+                    TurnCompleted(turn_id=row["id"], user_id=user_id),
+                )
+                for row in to_queue[start : start + _PUBLISH_BATCH]
+            )
+        )
+    return rows

@@ -1,0 +1,128 @@
+"""The JSON of the conversation-memory endpoints: turns, the journal, instructions, memory facts."""
+
+import json
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, Literal
+from uuid import UUID
+
+from pydantic import BaseModel, Field
+
+MAX_IMPORT_TURNS = 1000
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+class TurnRecord(BaseModel):
+    """One exchange in full, as the superjournal keeps it."""
+
+    id: UUID
+    persona: str
+    user_message: str = Field(description="what the user wrote (secrets redacted)")
+    ai_response: str
+    citations: list[dict[str, Any]] = Field(description="the sources the answer cited")
+    is_starred: bool = Field(description="starred turns are always in the persona's context")
+    attachments: list[UUID]
+    model: str
+    prompt_tokens: int
+    completion_tokens: int
+    journal_status: Literal["pending", "journaled", "failed"] = Field(
+        description="pending until its Artisan Cut is stored and embedded"
+    )
+    journal_error: str | None = Field(description="why journaling failed, when it did")
+    imported: bool
+    created_at: datetime
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> "TurnRecord":
+        return cls(
+            id=row["id"],
+            persona=row["persona_name"],
+            user_message=row["user_message"],
+            ai_response=row["ai_response"],
+            citations=_json(row["citations"]),
+            is_starred=row["is_starred"],
+            attachments=list(row["attachments"]),
+            model=row["model"],
+            prompt_tokens=row["prompt_tokens"],
+            completion_tokens=row["completion_tokens"],
+            journal_status=row["journal_status"],
+            journal_error=row["journal_error"],
+            imported=row["imported"],
+            created_at=row["created_at"],
+        )
+
+
+class TurnPage(BaseModel):
+    items: list[TurnRecord]
+    next: str | None = Field(description="pass as `before` for the next (older) page")
+
+
+class TurnList(BaseModel):
+    items: list[TurnRecord]
+
+
+class ImportTurn(BaseModel):
+    persona: str = Field(description="a persona name, see GET /v1/personas")
+    user_message: str = Field(min_length=1)
+    ai_response: str
+    created_at: datetime | None = Field(None, description="ISO 8601; naive times are UTC")
+
+
+class ImportRequest(BaseModel):
+    turns: list[ImportTurn] = Field(
+        min_length=1, description=f"at most {MAX_IMPORT_TURNS} per request"
+    )
+
+
+class JournalEntry(BaseModel):
+    """The Artisan Cut of one turn."""
+
+    turn_id: UUID
+    persona: str
+    boss_essence: str
+    persona_essence: str
+    decision_arc_summary: str = Field(description="the search key, embedded")
+    salience_score: int = Field(ge=1, le=10)
+    is_instruction: bool
+    instruction_scope: str | None = Field(description="'global' or a persona's name")
+    embedded: bool
+    created_at: datetime = Field(description="the turn's time")
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> "JournalEntry":
+        fields = {name: row[name] for name in cls.model_fields if name != "persona"}
+        return cls(**fields, persona=row["persona_name"])
+
+
+class JournalPage(BaseModel):
+    items: list[JournalEntry]
+    next: str | None = Field(description="pass as `before` for the next (older) page")
+
+
+class InstructionList(BaseModel):
+    items: list[JournalEntry]
+
+
+class MemoryFactRecord(BaseModel):
+    id: UUID
+    kind: Literal["user", "company"]
+    fact: str
+    confidence: float = Field(gt=0.8, le=1)
+    turn_id: UUID = Field(description="the turn it was learned from")
+    created_at: datetime
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> "MemoryFactRecord":
+        fields = {name: row[name] for name in cls.model_fields}
+        return cls(**{**fields, "confidence": round(float(row["confidence"]), 4)})
+
+
+class MemoryList(BaseModel):
+    items: list[MemoryFactRecord]
+
+
+class MemoryExport(BaseModel):
+    files: dict[str, str] = Field(description="USER_MEMORY.md and COMPANY_MEMORY.md, as Markdown")
