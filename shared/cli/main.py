@@ -4,7 +4,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from shared.cli import client, system, upload
+from shared.cli import chat, client, system, upload
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,6 +38,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     rm = commands.add_parser("rm", help="delete a file and everything derived from it")
     rm.add_argument("file_id")
+
+    chat_parser = commands.add_parser("chat", help="talk to a persona (streamed, with sources)")
+    chat_parser.add_argument("--persona", default=chat.DEFAULT_PERSONA, help="default: gunnar")
+
+    ask = commands.add_parser("ask", help="ask one question and print the cited answer")
+    ask.add_argument("question")
+    ask.add_argument("--persona", default=chat.DEFAULT_PERSONA, help="default: gunnar")
+    ask.add_argument(
+        "--attach", action="append", default=[], metavar="FILE_ID", help="restrict to a file"
+    )
+    ask.add_argument("--json", action="store_true", help="print the whole result as JSON")
     return parser
 
 
@@ -60,6 +71,10 @@ def main(argv: list[str] | None = None) -> None:
             code = client.list_files()
         case "rm":
             code = client.remove(args.file_id)
+        case "chat":
+            code = chat.chat(args.persona)
+        case "ask":
+            code = chat.ask(args.question, args.persona, args.attach, args.json)
     sys.exit(code)
 
 

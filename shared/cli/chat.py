@@ -1,0 +1,130 @@
+"""`artisan chat` (interactive) and `artisan ask` (one question): streamed answers, citations."""
+
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from typing import Any, TextIO
+
+import httpx
+
+from shared.cli.client import (
+    CliError,
+    Connection,
+    api_error,
+    api_key,
+    expect_success,
+    gateway_url,
+    run_command,
+)
+from shared.cli.sse import ServerSentEvent, SseParser
+
+DEFAULT_PERSONA = "gunnar"
+ANSWER_TIMEOUT = httpx.Timeout(10.0, read=300.0)  # tokens may pause while the model thinks
+
+
+def ask(question: str, persona: str, attachments: Sequence[str], as_json: bool) -> int:
+    return run_command(lambda: _ask(question, persona, attachments, as_json))
+
+
+def chat(persona: str) -> int:
+    return run_command(lambda: _chat(persona))
+
+
+def _ask(question: str, persona: str, attachments: Sequence[str], as_json: bool) -> int:
+    with _client() as http:
+        done = answer(http, persona, question, attachments, out=None if as_json else sys.stdout)
+    if as_json:
+        print(json.dumps(done, indent=2, ensure_ascii=False))
+    return 0
+
+
+def _chat(persona: str) -> int:
+    with _client() as http:
+        name = display_name(http, persona)
+        print(f"Talking to {name}. An empty line or Ctrl-D ends the conversation.")
+        while True:
+            try:
+                question = input("\nyou> ").strip()
+            except EOFError:
+                print()
+                return 0
+            if not question:
+                return 0
+            print(f"\n{name}> ", end="", flush=True)
+            try:
+                answer(http, persona, question, (), out=sys.stdout)
+            except CliError as exc:  # one failed answer does not end the conversation
+                print(f"\nerror: {exc}", file=sys.stderr)
+
+
+def _client() -> httpx.Client:
+    connection = Connection(gateway_url(), api_key())
+    return httpx.Client(base_url=connection.url, headers=connection.headers, timeout=30)
+
+
+def display_name(http: httpx.Client, persona: str) -> str:
+    items = expect_success(http.get("/v1/personas")).json()["items"]
+    for item in items:
+        if item["name"] == persona.lower():
+            return item["display_name"]
+    names = ", ".join(item["name"] for item in items)
+    raise CliError(f"unknown persona {persona!r}: choose one of {names}")
+
+
+def answer(
+    http: httpx.Client,
+    persona: str,
+    question: str,
+    attachments: Sequence[str],
+    out: TextIO | None,
+) -> dict[str, Any]:
+    """Stream one answer (tokens written to `out` as they come); returns the `done` payload."""
+    body = {"persona": persona, "message": question, "attachments": list(attachments)}
+    with http.stream("POST", "/v1/chat", json=body, timeout=ANSWER_TIMEOUT) as response:
+        if response.status_code != 200:
+            response.read()
+            raise CliError(api_error(response))
+        for event in events(response.iter_lines()):
+            data = json.loads(event.data)
+            if event.event == "token" and out is not None:
+                out.write(data["text"])
+                out.flush()
+            elif event.event == "done":
+                if out is not None:
+                    out.write("\n" + "".join(f"{line}\n" for line in after_answer(data)))
+                return data
+            elif event.event == "error":
+                raise CliError(data.get("detail") or "the answer failed")
+    raise CliError("the answer stream ended before the answer was complete; try again")
+
+
+def events(lines: Iterator[str]) -> Iterator[ServerSentEvent]:
+    parser = SseParser()
+    for line in lines:
+        if event := parser.feed(line):
+            yield event
+
+
+def after_answer(done: dict[str, Any]) -> list[str]:
+    """What follows the streamed text: the check's removals, then the sources."""
+    lines = []
+    if removed := done.get("removed"):
+        lines.append(f"(checked against the sources: {len(removed)} unsupported sentence(s)")
+        lines[-1] += " removed; the stored answer is:)"
+        lines.append(done["answer"])
+    if citations := done.get("citations"):
+        lines.append("")
+        lines.append("Sources:")
+        lines.extend(citation_line(citation) for citation in citations)
+    return lines
+
+
+def citation_line(citation: dict[str, Any]) -> str:
+    """`[N] filename, title, lines a–b` (a past conversation when there is no file)."""
+    parts = [citation.get("filename") or "past conversation"]
+    if citation.get("title"):
+        parts.append(citation["title"])
+    start, end = citation.get("line_start"), citation.get("line_end")
+    if start is not None:
+        parts.append(f"line {start}" if end in (None, start) else f"lines {start}–{end}")
+    return f"[{citation['ref']}] " + ", ".join(parts)
