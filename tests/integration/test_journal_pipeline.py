@@ -9,12 +9,16 @@ from collections.abc import AsyncIterator
 import asyncpg
 import httpx
 import pytest
+from faststream.exceptions import NackMessage
 from faststream.nats import NatsBroker
 
 from shared.bus import create_broker, publish_event
+from shared.config import pipeline_settings
 from shared.contracts import Subject, TurnCompleted
 from shared.db.turns import NewTurn, insert_turn
+from shared.errors import ModelOutputError
 from shared.launcher.stack import Stack
+from shared.pipeline import run_step
 from tests.helpers import import_turns, wait_journaled
 
 SECRETS = {
@@ -238,3 +242,51 @@ async def test_events_of_a_deleted_turn_are_dropped(
     assert await db.fetchval("SELECT count(*) FROM journal WHERE turn_id = $1", row["id"]) == 0
     assert await db.fetchval("SELECT count(*) FROM model_calls WHERE turn_id = $1", row["id"]) == 0
     assert (await api_client.get("/v1/memory")).json()["items"] == []
+
+
+class _Delivery:
+    """The parts of a JetStream message run_step reads: its delivery count and heartbeat."""
+
+    def __init__(self, num_delivered: int) -> None:
+        self.raw_message = type(
+            "Raw", (), {"metadata": type("Meta", (), {"num_delivered": num_delivered})()}
+        )()
+
+    async def in_progress(self) -> None:
+        return None
+
+
+async def test_a_turn_step_that_fails_for_good_leaves_the_reason_on_the_turn(
+    api_client: httpx.AsyncClient, db: asyncpg.Pool, broker: NatsBroker
+) -> None:
+    user_id = api_client.user_id  # type: ignore[attr-defined]
+    rows = [
+        await insert_turn(
+            db, NewTurn(user_id=user_id, persona_name="vlad", user_message=m, ai_response="ok")
+        )
+        for m in ("first", "second")
+    ]
+
+    async def invalid_model(event: TurnCompleted, pool: asyncpg.Pool, b: NatsBroker) -> None:
+        raise ModelOutputError("turn_cut_2a: invalid JSON from the model")
+
+    async def flaky(event: TurnCompleted, pool: asyncpg.Pool, b: NatsBroker) -> None:
+        raise ConnectionError("model server reset the connection")
+
+    first = TurnCompleted(turn_id=rows[0]["id"], user_id=user_id)
+    await run_step(invalid_model, event=first, msg=_Delivery(1), pool=db, broker=broker)  # type: ignore[arg-type]
+    second = TurnCompleted(turn_id=rows[1]["id"], user_id=user_id)
+    with pytest.raises(NackMessage):  # a transient error is retried while deliveries remain
+        await run_step(flaky, event=second, msg=_Delivery(1), pool=db, broker=broker)  # type: ignore[arg-type]
+    assert (await api_client.get(f"/v1/turns/{rows[1]['id']}")).json()["journal_status"] == (
+        "pending"
+    )
+    last = _Delivery(pipeline_settings().max_deliveries)
+    await run_step(flaky, event=second, msg=last, pool=db, broker=broker)  # type: ignore[arg-type]
+
+    failed = [(await api_client.get(f"/v1/turns/{row['id']}")).json() for row in rows]
+    assert [t["journal_status"] for t in failed] == ["failed", "failed"]
+    assert failed[0]["journal_error"] == "turn_cut_2a: invalid JSON from the model"
+    assert "ConnectionError: model server reset the connection" in failed[1]["journal_error"]
+    with pytest.raises(AssertionError, match="failed to journal"):
+        await wait_journaled(api_client, [str(rows[0]["id"])], timeout=1)
