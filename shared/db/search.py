@@ -1,11 +1,19 @@
-"""Search over a user's chunks: BM25 over PostgreSQL full text, pgvector HNSW, and both fused by
+"""Search over a user's chunks: BM25 over PostgreSQL full text, pgvector HNSW, both fused by
 reciprocal rank fusion (RRF).
 
-The CTEs are MATERIALIZED so the per-term statistics are computed once per query, not per row.
+BM25 is computed only where it can matter. The query's terms are ranked by IDF (document
+frequencies are counted through the GIN index); chunks are scored term by term, rarest first,
+each round reading only chunks that contain the next term and none of the earlier ones, and it
+stops once the best score a chunk holding only the remaining terms could reach (their summed
+per-term maximum, idf × (k1 + 1)) falls below the current CANDIDATES-th score (MaxScore). The
+ranking equals full BM25 over every matching chunk, but chunks that share only common words
+with the question are never read.
 """
 
-import re
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 from uuid import UUID
 
 import asyncpg
@@ -14,68 +22,148 @@ import numpy as np
 RRF_K = 60  # the usual constant: a hit's weight is 1 / (RRF_K + its rank in each list)
 CANDIDATES = 50  # hits taken from each list before fusing
 BM25_K1, BM25_B = 0.9, 0.4  # the values that score best on BEIR-style collections
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+ROUND_CHUNKS = 200  # chunks one MaxScore round may read before checking whether to stop
 
 Conn = asyncpg.Connection | asyncpg.Pool
 
 
-def or_query(text: str) -> str:
-    """A to_tsquery expression matching any of the words (a claim rarely has every word)."""
-    return " | ".join(dict.fromkeys(word.lower() for word in _WORD.findall(text)))
+@dataclass(frozen=True)
+class TermStats:
+    """The query's lexemes with their IDF over the searched chunks."""
+
+    terms: list[str]  # rarest first
+    idf: list[float]
+    df: list[int]
+    chunks: int
+    avgdl: float
+
+    @property
+    def total_idf(self) -> float:
+        return sum(self.idf)
 
 
-# BM25 over the tsvector: document frequency per query term from the GIN index, term frequency
-# from the lexeme's positions, document length from term_count
-# ($1 user, $2 or-query, $3 files, $6 the query's text; $4 vector and $5 limit below)
-_LEXICAL = f"""
-    query AS MATERIALIZED (SELECT to_tsquery('english', $2) AS q),
-    terms AS MATERIALIZED (SELECT DISTINCT lexeme AS term FROM unnest(to_tsvector('english', $6))),
-    scope AS MATERIALIZED (SELECT c.id, c.search_vector, c.term_count FROM file_chunks c
-              WHERE c.user_id = $1 AND ($3::uuid[] IS NULL OR c.file_id = ANY($3))),
-    corpus AS MATERIALIZED (
-        SELECT count(*)::float8 AS n, greatest(avg(term_count), 1)::float8 AS avgdl FROM scope),
-    term_stats AS MATERIALIZED (
-        SELECT terms.term, ln(1 + (corpus.n - df.n + 0.5) / (df.n + 0.5)) AS idf
-        FROM terms, corpus,
-             LATERAL (SELECT count(*)::float8 AS n FROM scope
-                      WHERE scope.search_vector @@ quote_literal(terms.term)::tsquery) df),
-    lexical AS (
-        SELECT scope.id, row_number() OVER (ORDER BY sum(
-                   ts.idf * tf.n * ({BM25_K1} + 1) / (tf.n + {BM25_K1}
-                   * (1 - {BM25_B} + {BM25_B} * scope.term_count / corpus.avgdl))) DESC) AS rank
-        FROM scope, query, corpus,
-             LATERAL unnest(scope.search_vector) AS lexeme(term, positions, weights),
-             LATERAL (SELECT coalesce(array_length(lexeme.positions, 1), 1)::float8 AS n) tf,
-             term_stats ts
-        WHERE scope.search_vector @@ query.q AND ts.term = lexeme.term
-        GROUP BY scope.id
-        ORDER BY rank
-        LIMIT {CANDIDATES})
+# $1 user, $2 query text, $3 file ids (NULL: all the user's files)
+_TERM_STATS = """
+    WITH terms AS (SELECT DISTINCT lexeme AS term FROM unnest(to_tsvector('english', $2))),
+    corpus AS (SELECT count(*) AS n, greatest(avg(term_count), 1)::float8 AS avgdl
+               FROM file_chunks WHERE user_id = $1 AND ($3::uuid[] IS NULL OR file_id = ANY($3)))
+    SELECT terms.term, corpus.n, corpus.avgdl,
+           (SELECT count(*) FROM file_chunks c
+            WHERE c.search_vector @@ quote_literal(terms.term)::tsquery
+              AND c.user_id = $1 AND ($3::uuid[] IS NULL OR c.file_id = ANY($3))) AS df
+    FROM terms, corpus
+"""
+
+# BM25 of the chunks holding a term of $4 but none of $5, over all the query's terms ($6, idf $7):
+# setweight + ts_filter keep only the query's lexemes, so only those are unnested
+_SCORE_ROUND = f"""
+    WITH stats AS (SELECT * FROM unnest($6::text[], $7::float8[]) AS s(term, idf)),
+    round AS MATERIALIZED (
+        SELECT c.id, c.term_count,
+               ts_filter(setweight(c.search_vector, 'A', $6::text[]), '{{a}}') AS found
+        FROM file_chunks c
+        WHERE c.search_vector @@ $4::tsquery
+          AND ($5::tsquery IS NULL OR NOT c.search_vector @@ $5::tsquery)
+          AND c.user_id = $1 AND ($3::uuid[] IS NULL OR c.file_id = ANY($3)))
+    SELECT round.id, sum(stats.idf * tf.n * ({BM25_K1} + 1) / (tf.n + {BM25_K1}
+               * (1 - {BM25_B} + {BM25_B} * round.term_count / $2::float8))) AS bm25
+    FROM round,
+         LATERAL unnest(round.found) AS lexeme(term, positions, weights),
+         LATERAL (SELECT coalesce(array_length(lexeme.positions, 1), 1)::float8 AS n) tf,
+         stats
+    WHERE stats.term = lexeme.term
+    GROUP BY round.id
 """
 
 _SEMANTIC = f"""
-    semantic AS (
-        SELECT c.id, row_number() OVER (ORDER BY c.embedding <=> $4) AS rank
-        FROM file_chunks c
-        WHERE c.user_id = $1 AND c.embedding IS NOT NULL
-          AND ($3::uuid[] IS NULL OR c.file_id = ANY($3))
-        ORDER BY c.embedding <=> $4
-        LIMIT {CANDIDATES})
+    SELECT c.id FROM file_chunks c
+    WHERE c.user_id = $1 AND c.embedding IS NOT NULL
+      AND ($2::uuid[] IS NULL OR c.file_id = ANY($2))
+    ORDER BY c.embedding <=> $3
+    LIMIT {CANDIDATES}
 """
 
-_HITS = f"""
+# the hits themselves, with the share of the query's IDF their text holds ($3, $4) and, when
+# a vector is given ($5), their cosine similarity
+_HITS = """
     SELECT c.id AS chunk_id, c.file_id, f.filename, c.chunk_index, c.chunk_type, c.title,
            c.char_start, c.char_end, c.line_start, c.line_end, c.text, c.summary,
-           c.chunk_essence, c.decision_arc_summary, c.salience_score, fused.score
-    FROM (SELECT id, sum(weight / ({RRF_K} + rank)) AS score
-          FROM (SELECT id, rank, 1.0 AS weight FROM lexical
-                UNION ALL SELECT id, rank, $7::float8 FROM semantic) ranked
-          GROUP BY id) fused
-    JOIN file_chunks c ON c.id = fused.id
-    JOIN files f ON f.id = c.file_id
-    ORDER BY fused.score DESC, c.id
-    LIMIT $5
+           c.chunk_essence, c.decision_arc_summary, c.salience_score,
+           (SELECT coalesce(sum(s.idf), 0) FROM unnest($3::text[], $4::float8[]) AS s(term, idf)
+            WHERE c.search_vector @@ quote_literal(s.term)::tsquery) AS matched_idf,
+           CASE WHEN $5::vector IS NULL THEN NULL
+                ELSE 1 - (c.embedding <=> $5::vector) END AS similarity
+    FROM file_chunks c JOIN files f ON f.id = c.file_id
+    WHERE c.id = ANY($2::uuid[]) AND c.user_id = $1
 """
+
+
+def _rounds(df: Sequence[int]) -> list[tuple[int, int]]:
+    """Consecutive term ranges (rarest first), each reading up to ROUND_CHUNKS chunks (at least
+    one term): rare terms share a round, so a query costs few statements."""
+    rounds, start, size = [], 0, 0
+    for index, count in enumerate(df):
+        if index > start and size + count > ROUND_CHUNKS:
+            rounds.append((start, index))
+            start, size = index, 0
+        size += count
+    if start < len(df):
+        rounds.append((start, len(df)))
+    return [(a, b) for a, b in rounds if any(df[a:b])]
+
+
+def _tsquery_any(terms: Sequence[str]) -> str:
+    """A tsquery text matching any of the lexemes (quoted: they are already normalised)."""
+    return " | ".join("'" + term.replace("'", "''") + "'" for term in terms)
+
+
+async def term_stats(
+    conn: Conn, *, user_id: UUID, text: str, file_ids: Sequence[UUID] | None = None
+) -> TermStats:
+    """IDF of each of the query's lexemes (BM25's: ln(1 + (N - df + 0.5) / (df + 0.5)))."""
+    rows = await conn.fetch(_TERM_STATS, user_id, text, _ids(file_ids))
+    n = rows[0]["n"] if rows else 0
+    stats = sorted(
+        ((r["term"], math.log(1 + (n - r["df"] + 0.5) / (r["df"] + 0.5)), r["df"]) for r in rows),
+        key=lambda s: (-s[1], s[0]),
+    )
+    return TermStats(
+        terms=[s[0] for s in stats],
+        idf=[s[1] for s in stats],
+        df=[s[2] for s in stats],
+        chunks=n,
+        avgdl=rows[0]["avgdl"] if rows else 1.0,
+    )
+
+
+async def bm25_ranking(
+    conn: Conn,
+    *,
+    user_id: UUID,
+    stats: TermStats,
+    file_ids: Sequence[UUID] | None = None,
+    limit: int = CANDIDATES,
+) -> list[tuple[UUID, float]]:
+    """The `limit` best chunks by BM25 (MaxScore: exact, reading as few chunks as it can)."""
+    bound = [idf * (BM25_K1 + 1) for idf in stats.idf]  # a term's score can never exceed this
+    scores: dict[UUID, float] = {}
+    for start, end in _rounds(stats.df):
+        rows = await conn.fetch(
+            _SCORE_ROUND,
+            user_id,
+            stats.avgdl,
+            _ids(file_ids),
+            _tsquery_any(stats.terms[start:end]),
+            _tsquery_any(stats.terms[:start]) or None,
+            stats.terms,
+            stats.idf,
+        )
+        scores.update((row["id"], row["bm25"]) for row in rows)
+        best = sorted(scores.values(), reverse=True)
+        threshold = best[limit - 1] if len(best) >= limit else 0.0
+        if sum(bound[end:]) < threshold:
+            break  # a chunk holding only the remaining terms cannot reach the top `limit`
+    return sorted(scores.items(), key=lambda s: (-s[1], s[0]))[:limit]
 
 
 async def hybrid_search(
@@ -83,22 +171,56 @@ async def hybrid_search(
     *,
     user_id: UUID,
     text: str,
-    vector: Sequence[float],
+    vector: Sequence[float] | None,
     limit: int = 10,
     file_ids: Sequence[UUID] | None = None,
     vector_weight: float = 1.0,
-) -> list[asyncpg.Record]:
-    """The best chunks for a query, each with its fused score and its file's name.
+    stats: TermStats | None = None,
+) -> list[dict[str, Any]]:
+    """The best chunks for a query, each with its fused `score`, its file's name, and its
+    `relevance` in 0-1 (see `relevance`).
 
-    `vector_weight` scales the vector list's votes against full text's (1.0: equal).
+    `vector_weight` scales the vector list's votes against full text's (1.0: equal); at 0 (or
+    without a vector) the vector list is not searched at all. `stats`: the query's term
+    statistics over the same files, when the caller has them already.
     """
-    return await conn.fetch(
-        f"WITH {_LEXICAL}, {_SEMANTIC} {_HITS}",
-        user_id,
-        or_query(text) or "''",
-        list(file_ids) if file_ids is not None else None,
-        np.asarray(vector, dtype=np.float32),
-        limit,
-        text,
-        vector_weight,
+    use_vector = vector is not None and vector_weight > 0
+    if stats is None:
+        stats = await term_stats(conn, user_id=user_id, text=text, file_ids=file_ids)
+    fused: dict[UUID, float] = {}
+    # without vector votes the fused order is BM25's: only the top `limit` can matter
+    depth = CANDIDATES if use_vector else limit
+    lexical = await bm25_ranking(conn, user_id=user_id, stats=stats, file_ids=file_ids, limit=depth)
+    for rank, (chunk_id, _) in enumerate(lexical, start=1):
+        fused[chunk_id] = 1.0 / (RRF_K + rank)
+    query_vector = np.asarray(vector, dtype=np.float32) if use_vector else None
+    if use_vector:
+        semantic = await conn.fetch(_SEMANTIC, user_id, _ids(file_ids), query_vector)
+        for rank, row in enumerate(semantic, start=1):
+            fused[row["id"]] = fused.get(row["id"], 0.0) + vector_weight / (RRF_K + rank)
+    best = sorted(fused.items(), key=lambda s: (-s[1], s[0]))[:limit]
+    if not best:
+        return []
+    rows = await conn.fetch(
+        _HITS, user_id, [i for i, _ in best], stats.terms, stats.idf, query_vector
     )
+    by_id = {row["chunk_id"]: row for row in rows}
+    hits = []
+    for chunk_id, score in best:
+        if chunk_id in by_id:
+            hit = dict(by_id[chunk_id])
+            hit["score"] = score
+            hit["relevance"] = relevance(hit["matched_idf"], stats.total_idf, hit["similarity"])
+            hits.append(hit)
+    return hits
+
+
+def relevance(matched_idf: float, total_idf: float, similarity: float | None) -> float:
+    """How well a chunk matches, in 0-1: the IDF-weighted share of the question's terms it
+    contains, or its cosine similarity to the question when vectors vote and that is higher."""
+    share = matched_idf / total_idf if total_idf > 0 else 0.0
+    return max(share, similarity or 0.0)
+
+
+def _ids(file_ids: Sequence[UUID] | None) -> list[UUID] | None:
+    return list(file_ids) if file_ids is not None else None

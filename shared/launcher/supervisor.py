@@ -20,6 +20,7 @@ SERVICES = {
     "compressor": "services.compressor.main",
     "embedder": "services.embedder.main",
     "chat": "services.chat.main",
+    "context": "services.context.main",
 }
 RESTART_DELAY_SECONDS = 1.0
 MAX_RESTART_DELAY_SECONDS = 30.0

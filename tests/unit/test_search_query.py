@@ -1,12 +1,6 @@
 """The pieces of hybrid search that need no database."""
 
-from services.gateway.routes.search import snippet_for
-from shared.db.search import or_query
-
-
-def test_or_query_keeps_each_word_once_and_drops_operators() -> None:
-    assert or_query("Vitamin B12 & homocysteine | (vitamin)!") == "vitamin | b12 | homocysteine"
-    assert or_query("  ") == ""
+from shared.context.snippets import snippet_for
 
 
 def test_snippet_is_an_exact_substring_around_the_first_query_word() -> None:

@@ -1,6 +1,5 @@
 """/v1/search: the ranked chunks a question would retrieve, with their scores."""
 
-import re
 from typing import Annotated
 
 from fastapi import APIRouter, Query
@@ -10,13 +9,12 @@ from services.gateway.auth import CurrentUser
 from services.gateway.deps import Pool
 from services.gateway.schemas import ErrorResponse
 from shared.config import model_settings
+from shared.context.snippets import snippet_for
 from shared.db.search import hybrid_search
 from shared.providers import registry
 from shared.providers.usage import WorkContext, working_on
 
 router = APIRouter(tags=["search"])
-SNIPPET_CHARS = 240
-_WORD = re.compile(r"[^\W_]{3,}", re.UNICODE)
 
 
 class SearchHit(BaseModel):
@@ -39,16 +37,6 @@ class SearchResults(BaseModel):
     items: list[SearchHit]
 
 
-def snippet_for(text: str, query: str, size: int = SNIPPET_CHARS) -> str:
-    """The part of the chunk around the first query word it contains (an exact substring)."""
-    lowered = text.lower()
-    positions = [lowered.find(w.lower()) for w in _WORD.findall(query)]
-    found = [p for p in positions if p >= 0]
-    centre = min(found) if found else 0
-    start = max(0, min(centre - size // 4, len(text) - size))
-    return text[start : start + size]
-
-
 @router.get("/v1/search", response_model=SearchResults, responses={401: {"model": ErrorResponse}})
 async def search(
     user: CurrentUser,
@@ -57,15 +45,13 @@ async def search(
     limit: Annotated[int, Query(ge=1, le=50)] = 10,
 ) -> SearchResults:
     """Hybrid search (full text + vectors) over your chunks."""
-    with working_on(WorkContext(user_id=user.id)):
-        [vector] = await registry.embedder().embed([q], input_type="query")
+    weight = model_settings().vector_weight
+    vector = None
+    if weight > 0:  # at weight 0 vectors have no vote: no need to embed the question
+        with working_on(WorkContext(user_id=user.id)):
+            [vector] = await registry.embedder().embed([q], input_type="query")
     rows = await hybrid_search(
-        pool,
-        user_id=user.id,
-        text=q,
-        vector=vector,
-        limit=limit,
-        vector_weight=model_settings().vector_weight,
+        pool, user_id=user.id, text=q, vector=vector, limit=limit, vector_weight=weight
     )
     return SearchResults(
         items=[

@@ -1,0 +1,232 @@
+"""The context of a chat turn (seed 002), assembled from the database under the token cap.
+
+P1 the last `recent_turns` turns in full (a turn too long for the budget is cut with an
+ellipsis) · P2 starred turns · P3 instructions scoped global or to the persona, then the user's
+memory facts · P4 the last `journal_recent` journal entries as Artisan Cuts · P5, only when the
+journal holds more than `journal_recent` entries, the `journal_recalled` best of the HNSW
+nearest neighbours of the question by `similarity × salience / 10`, excluding everything P1-P4
+hold and every instruction · then file context (seed 003). A persona never sees a turn that is
+another persona's instruction, in any section. Budget rules: shared.context.budget.
+"""
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from uuid import UUID
+
+import asyncpg
+
+from shared.config import ChatSettings, chat_settings, model_settings
+from shared.context import render
+from shared.context.budget import Candidate, Filled, SectionPlan, fill
+from shared.context.files import (
+    FileContext,
+    attachment_candidates,
+    search_context,
+    summary_context,
+)
+from shared.context.intent import is_summary_question
+from shared.context.relevance import text_relevance
+from shared.contracts import ContextBundle, ContextRequest
+from shared.db import context as queries
+from shared.db.search import TermStats, term_stats
+from shared.providers import registry
+from shared.providers.usage import WorkContext, working_on
+
+JOURNAL_KINDS = ("turn", "journal")
+RECALL_DEPTH_PER_RESULT = 10  # HNSW neighbours fetched per P5 result before salience weighting
+
+
+@dataclass
+class Conversation:
+    recent: list[asyncpg.Record]
+    starred: list[asyncpg.Record]
+    instructions: list[asyncpg.Record]
+    facts: list[asyncpg.Record]
+    journal: list[asyncpg.Record]
+    count: int
+
+
+async def read_conversation(
+    conn: asyncpg.Connection, request: ContextRequest, settings: ChatSettings
+) -> Conversation:
+    user, persona = request.user_id, request.persona
+    return Conversation(
+        recent=await queries.recent_turns(
+            conn,
+            user_id=user,
+            persona=persona,
+            limit=settings.recent_turns,
+            exclude=request.exclude_turn_id,
+        ),
+        starred=await queries.starred_turns(conn, user_id=user, persona=persona),
+        instructions=await queries.instructions(conn, user_id=user, persona=persona),
+        facts=await queries.memory_facts(conn, user_id=user),
+        journal=await queries.recent_journal(conn, user_id=user, limit=settings.journal_recent),
+        count=await queries.journal_count(conn, user_id=user),
+    )
+
+
+def conversation_plans(conversation: Conversation, query: str) -> list[SectionPlan]:
+    """P1-P4 as the budget will fill them (P5 is added once they are known)."""
+    recent = [
+        Candidate("turn", t["id"], render.turn_text(t), t["created_at"], cuttable=True)
+        for t in conversation.recent
+    ]
+    starred = [
+        Candidate(
+            "turn",
+            t["id"],
+            render.turn_text(t),
+            t["created_at"],
+            citation=render.starred_citation(t, t if t["turn_id"] else None, query),
+        )
+        for t in conversation.starred
+    ]
+    instructions = [
+        Candidate("instruction", e["turn_id"], render.instruction_text(e), e["created_at"])
+        for e in conversation.instructions
+    ]
+    facts = [
+        Candidate("memory_fact", f["id"], render.fact_text(f), f["created_at"])
+        for f in conversation.facts
+    ]
+    journal = [
+        Candidate(
+            "journal",
+            e["turn_id"],
+            render.cut_text(e),
+            e["created_at"],
+            citation=render.journal_citation(e, query),
+        )
+        for e in conversation.journal
+        if not e["is_instruction"]  # in scope: P3 has it; out of scope: it must never enter
+    ]
+    return [
+        SectionPlan("recent_turns", "P1", recent),
+        SectionPlan("starred", "P2", starred),
+        SectionPlan("instructions", "P3", instructions),
+        SectionPlan("memory", "P3", facts),
+        SectionPlan("journal", "P4", journal),
+    ]
+
+
+def recalled_candidates(
+    rows: Sequence[asyncpg.Record], exclude: set[UUID], limit: int, query: str
+) -> list[Candidate]:
+    """P5: the best `limit` by similarity × salience/10, never an instruction or a loaded turn."""
+    eligible = [r for r in rows if not r["is_instruction"] and r["turn_id"] not in exclude]
+    ranked = sorted(
+        eligible, key=lambda r: (-r["similarity"] * r["salience_score"] / 10, r["turn_id"])
+    )
+    return [
+        Candidate(
+            "journal",
+            r["turn_id"],
+            render.cut_text(r),
+            r["created_at"],
+            score=round(r["similarity"] * r["salience_score"] / 10, 4),
+            citation=render.journal_citation(r, query),
+        )
+        for r in ranked[:limit]
+    ]
+
+
+async def embed_query(user_id: UUID, query: str) -> list[float]:
+    with working_on(WorkContext(user_id=user_id)):
+        [vector] = await registry.embedder().embed([query], input_type="query")
+    return vector
+
+
+async def build_context(
+    pool: asyncpg.Pool, request: ContextRequest, settings: ChatSettings | None = None
+) -> ContextBundle:
+    """The ContextBundle for a question: sections by priority under settings.cap_tokens."""
+    settings = settings or chat_settings()
+    vector_weight = model_settings().vector_weight
+    summary_path = is_summary_question(request.query)
+    vector: list[float] | None = None
+    if not summary_path and vector_weight > 0:
+        vector = await embed_query(request.user_id, request.query)
+
+    async def files_side() -> tuple[list[asyncpg.Record], TermStats, FileContext]:
+        async with pool.acquire() as conn:
+            attached = []
+            if request.attachments:
+                attached = await queries.owned_files(
+                    conn, user_id=request.user_id, file_ids=request.attachments
+                )
+            scope = [f["id"] for f in attached] if request.attachments else None
+            stats = await term_stats(
+                conn, user_id=request.user_id, text=request.query, file_ids=scope
+            )
+            found = FileContext(path="search")
+            if summary_path:
+                found = await summary_context(
+                    conn, user_id=request.user_id, query=request.query, file_ids=scope
+                )
+            if not found.candidates:  # a specific question, or no summaries stored yet
+                found = await search_context(
+                    conn,
+                    user_id=request.user_id,
+                    query=request.query,
+                    stats=stats,
+                    vector=vector,
+                    vector_weight=vector_weight,
+                    file_ids=scope,
+                    passages=settings.file_passages,
+                )
+            return attached, stats, found
+
+    async def conversation_side() -> tuple[Conversation, list[SectionPlan]]:
+        nonlocal vector
+        async with pool.acquire() as conn:
+            conversation = await read_conversation(conn, request, settings)
+            plans = conversation_plans(conversation, request.query)
+            if conversation.count <= settings.journal_recent:
+                return conversation, [*plans, SectionPlan("recalled", "P5")]
+            loaded = {c.id for plan in plans for c in plan.candidates}
+            loaded |= {e["turn_id"] for e in conversation.journal}
+            if request.exclude_turn_id:
+                loaded.add(request.exclude_turn_id)
+            if vector is None:
+                vector = await embed_query(request.user_id, request.query)
+            depth = settings.journal_recalled * RECALL_DEPTH_PER_RESULT + len(loaded)
+            rows = await queries.nearest_journal(
+                conn, user_id=request.user_id, vector=vector, depth=depth
+            )
+            recalled = recalled_candidates(rows, loaded, settings.journal_recalled, request.query)
+            return conversation, [*plans, SectionPlan("recalled", "P5", recalled)]
+
+    (conversation, plans), (attached, stats, found) = await asyncio.gather(
+        conversation_side(), files_side()
+    )
+    plans.append(SectionPlan("files", "F", attachment_candidates(attached) + found.candidates))
+    exclude = frozenset({request.exclude_turn_id} if request.exclude_turn_id else ())
+    filled = fill(plans, settings.cap_tokens, exclude)
+    confidence = await _confidence(pool, filled, stats)
+    return ContextBundle(
+        persona=request.persona,
+        query=request.query,
+        path=found.path,
+        sections=filled.sections,
+        references=filled.references,
+        total_tokens=filled.total_tokens,
+        cap_tokens=settings.cap_tokens,
+        retrieval_confidence=round(confidence, 4),
+        journal_entries=conversation.count,
+    )
+
+
+async def _confidence(pool: asyncpg.Pool, filled: Filled, stats: TermStats) -> float:
+    """The best relevance among the loaded file passages and citable journal items."""
+    best = 0.0
+    for c in filled.loaded:
+        if c.kind in ("file_summary", "section_summary"):
+            best = 1.0
+        elif c.kind == "chunk" and c.score is not None:
+            best = max(best, c.score)
+    journal = [c.text for c in filled.loaded if c.kind in JOURNAL_KINDS and c.citation]
+    if journal:
+        best = max(best, *await text_relevance(pool, stats, journal))
+    return min(best, 1.0)

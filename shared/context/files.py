@@ -1,0 +1,120 @@
+"""File context (seed 003): stored summaries for summary questions, hybrid search with the
+0.7 → 0.5 → 0.3 relevance fallback for specific ones; attachments as references (seed 004)."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from uuid import UUID
+
+import asyncpg
+
+from shared.context import render
+from shared.context.budget import Candidate
+from shared.context.relevance import first_tier
+from shared.context.snippets import snippet_for
+from shared.db import context as queries
+from shared.db.search import TermStats, hybrid_search
+
+SEARCH_DEPTH = 20  # hits ranked before the relevance tiers pick the best few
+
+
+@dataclass
+class FileContext:
+    path: str  # summary | search
+    candidates: list[Candidate] = field(default_factory=list)
+    confidence: float = 0.0  # best relevance among the passages offered
+
+
+def attachment_candidates(files: Sequence[asyncpg.Record]) -> list[Candidate]:
+    """`[Attached: name (type)]` per attached file: a reference, never the content."""
+    return [
+        Candidate(
+            kind="attachment", id=f["id"], text=render.attachment_text(f), key=("file", f["id"])
+        )
+        for f in files
+    ]
+
+
+async def summary_context(
+    conn: asyncpg.Connection | asyncpg.Pool,
+    *,
+    user_id: UUID,
+    query: str,
+    file_ids: Sequence[UUID] | None,
+) -> FileContext:
+    """Path B: each file's stored summary, then its sections' summaries, each citable."""
+    files = await queries.summarised_files(conn, user_id=user_id, file_ids=file_ids)
+    if not files:
+        return FileContext(path="summary")
+    sections = await queries.section_rows(conn, user_id=user_id, file_ids=[f["id"] for f in files])
+    by_file: dict[UUID, list[asyncpg.Record]] = {}
+    for row in sections:
+        by_file.setdefault(row["file_id"], []).append(row)
+    candidates = []
+    for file in files:
+        chunks = by_file.get(file["id"], [])
+        if not chunks:
+            continue
+        context = {"filename": file["filename"], "file_id": file["id"]}
+        if file["summary"]:
+            first, last = chunks[0], chunks[-1]
+            citation = render.chunk_citation(
+                {**first, **context}, query, title=f"{file['filename']} (whole file)"
+            )
+            citation.update(char_end=last["char_end"], line_end=last["line_end"])
+            citation["snippet"] = snippet_for(first["text"], query)
+            candidates.append(
+                Candidate(
+                    kind="file_summary",
+                    id=file["id"],
+                    text=f"Summary of {file['filename']}: {file['summary']}",
+                    citation=citation,
+                )
+            )
+        for chunk in chunks:
+            if chunk["summary"]:
+                title = chunk["title"] or f"section {chunk['chunk_index'] + 1}"
+                candidates.append(
+                    Candidate(
+                        kind="section_summary",
+                        id=chunk["chunk_id"],
+                        text=f"{file['filename']} — {title}: {chunk['summary']}",
+                        citation=render.chunk_citation({**chunk, **context}, query),
+                    )
+                )
+    return FileContext("summary", candidates, 1.0 if candidates else 0.0)
+
+
+async def search_context(
+    conn: asyncpg.Connection | asyncpg.Pool,
+    *,
+    user_id: UUID,
+    query: str,
+    stats: TermStats,
+    vector: Sequence[float] | None,
+    vector_weight: float,
+    file_ids: Sequence[UUID] | None,
+    passages: int,
+) -> FileContext:
+    """Path A: hybrid search, then the strictest relevance tier that any hit reaches."""
+    hits = await hybrid_search(
+        conn,
+        user_id=user_id,
+        text=query,
+        vector=vector,
+        limit=SEARCH_DEPTH,
+        file_ids=file_ids,
+        vector_weight=vector_weight,
+        stats=stats,
+    )
+    chosen = first_tier(hits, passages)
+    candidates = [
+        Candidate(
+            kind="chunk",
+            id=hit["chunk_id"],
+            text=render.chunk_text(hit),
+            score=round(hit["relevance"], 4),
+            citation=render.chunk_citation(hit, query),
+        )
+        for hit in chosen
+    ]
+    return FileContext("search", candidates, max((h["relevance"] for h in chosen), default=0.0))
