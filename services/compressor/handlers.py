@@ -69,6 +69,10 @@ async def compress_turn(event: TurnCompleted, pool: asyncpg.Pool, broker: NatsBr
         async with pool.acquire() as conn, conn.transaction():
             await journal.upsert_cut(conn, turn=turn, cut=cut)
             await memory_facts.add_facts(
-                conn, user_id=event.user_id, turn_id=event.turn_id, facts=facts
+                conn,
+                user_id=event.user_id,
+                turn_id=event.turn_id,
+                facts=facts,
+                learned_at=turn["created_at"],
             )
     await publish_event(broker, Subject.TURN_COMPRESSED, TurnCompressed(**event.model_dump()))

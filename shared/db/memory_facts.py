@@ -3,6 +3,7 @@
 import re
 import uuid
 from collections.abc import Sequence
+from datetime import datetime
 from uuid import UUID
 
 import asyncpg
@@ -31,17 +32,24 @@ def fact_id(user_id: UUID, kind: str, key: str) -> UUID:
 
 
 async def add_facts(
-    conn: Conn, *, user_id: UUID, turn_id: UUID, facts: Sequence[MemoryFact]
+    conn: Conn,
+    *,
+    user_id: UUID,
+    turn_id: UUID,
+    facts: Sequence[MemoryFact],
+    learned_at: datetime | None = None,
 ) -> int:
-    """Store the facts above the confidence bar, once each; how many were new."""
+    """Store the facts above the confidence bar, once each, dated `learned_at` (the turn's time;
+    None: now); how many were new."""
     added = 0
     for fact in facts:
         key = fact_key(fact.fact)
         if fact.confidence <= MIN_CONFIDENCE or not key:
             continue
         new = await conn.fetchval(
-            """INSERT INTO memory_facts (id, user_id, kind, fact, fact_key, confidence, turn_id)
-               VALUES ($1, $2, $3, $4, $5, $6, $7)
+            """INSERT INTO memory_facts (id, user_id, kind, fact, fact_key, confidence, turn_id,
+                   created_at)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8, now()))
                ON CONFLICT (user_id, kind, fact_key) DO NOTHING
                RETURNING id""",
             fact_id(user_id, fact.kind, key),
@@ -51,6 +59,7 @@ async def add_facts(
             key,
             fact.confidence,
             turn_id,
+            learned_at,
         )
         added += new is not None
     return added

@@ -163,6 +163,8 @@ async def test_memory_facts_appear_once_however_often_they_are_stated(
     user_md, company_md = export["USER_MEMORY.md"], export["COMPANY_MEMORY.md"]
     assert user_md.startswith("# User memory")
     assert company_md.startswith("# Company memory")
+    # dated by the turn it was learned from
+    assert acme["created_at"][:10] in ("2025-03-01", "2025-03-02")
     assert f"- {acme['fact']} (confidence 0.90, {acme['created_at'][:10]})" in user_md
     assert user_md.count("\n- ") == 2 and company_md.count("\n- ") == 2
 
