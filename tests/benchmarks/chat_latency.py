@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 
 from shared.cli.sse import SseParser
+from shared.launcher.stack import Stack
 from tests.benchmarks.corpus import TOPICS, VERBS, generate_corpus
 from tests.benchmarks.scifact import upload_corpus
 from tests.helpers import client_for_new_user, own_stack
@@ -95,10 +96,9 @@ async def measure(gateway_client: httpx.AsyncClient, files: int, count: int) -> 
     }
 
 
-async def run(data_dir: Path, files: int, count: int) -> dict[str, Any]:
-    with own_stack(data_dir) as stack:
-        async with await client_for_new_user(stack, "chat-latency") as client:
-            return await measure(client, files, count)
+async def run(stack: Stack, files: int, count: int) -> dict[str, Any]:
+    async with await client_for_new_user(stack, "chat-latency") as client:
+        return await measure(client, files, count)
 
 
 def main() -> None:
@@ -106,8 +106,8 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=30)
     parser.add_argument("--questions", type=int, default=100)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as data_dir:
-        print(asyncio.run(run(Path(data_dir), args.files, args.questions)))
+    with tempfile.TemporaryDirectory() as data_dir, own_stack(Path(data_dir)) as stack:
+        print(asyncio.run(run(stack, args.files, args.questions)))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 
+from shared.launcher.stack import Stack
 from tests.benchmarks.chat_latency import percentile, timed_chat
 from tests.benchmarks.scifact import load, upload_corpus
 from tests.helpers import client_for_new_user, own_stack
@@ -57,10 +58,9 @@ async def evaluate(client: httpx.AsyncClient, docs: int | None, claims: int | No
     }
 
 
-async def run(data_dir: Path, docs: int | None, claims: int | None) -> dict[str, Any]:
-    with own_stack(data_dir, compressors=2) as stack:
-        async with await client_for_new_user(stack, "scifact-answers") as client:
-            return await evaluate(client, docs, claims)
+async def run(stack: Stack, docs: int | None, claims: int | None) -> dict[str, Any]:
+    async with await client_for_new_user(stack, "scifact-answers") as client:
+        return await evaluate(client, docs, claims)
 
 
 def main() -> None:
@@ -68,8 +68,11 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=None, help="a sample (plus relevant docs)")
     parser.add_argument("--claims", type=int, default=None, help="ask only the first N claims")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as data_dir:
-        print(asyncio.run(run(Path(data_dir), args.docs, args.claims)))
+    with (
+        tempfile.TemporaryDirectory() as data_dir,
+        own_stack(Path(data_dir), compressors=2) as stack,
+    ):
+        print(asyncio.run(run(stack, args.docs, args.claims)))
 
 
 if __name__ == "__main__":

@@ -120,10 +120,9 @@ def extractive_answer(request: AnswerInput) -> str | None:
     """The answer text, or None when the sources do not answer the question."""
     if request.bundle.retrieval_confidence < MIN_CONFIDENCE:
         return None
-    if request.bundle.path == "summary":
-        chosen = summary_sentences(request)
-    else:
-        chosen = best_sentences(request.question, candidates(request))
+    chosen = summary_sentences(request) if request.bundle.path == "summary" else []
+    # a specific question, or files without stored summaries yet: quote the best passages
+    chosen = chosen or best_sentences(request.question, candidates(request))
     return compose(request.persona.lead_in, chosen) if chosen else None
 
 

@@ -1,7 +1,10 @@
 """The offline answerer quotes its sources verbatim with citations, and refuses to guess."""
 
+import uuid
+
 import pytest
 
+from shared.contracts import Citation, ContextBundle, ContextItem, ContextSection
 from shared.personas import get_persona
 from shared.providers.base import AnswerInput
 from shared.providers.local.answer import REFUSAL, LocalAnswerer, word_pieces
@@ -53,3 +56,38 @@ async def test_a_question_no_source_answers_gets_the_refusal() -> None:
 @pytest.mark.parametrize("text", ["", "one", "  two words  ", "a\n\nb [Ref: 1] c."])
 def test_streamed_pieces_join_back_to_the_text(text: str) -> None:
     assert "".join(word_pieces(text)) == (text if text.strip() else "")
+
+
+def with_item(bundle: ContextBundle, passages: dict[int, str], kind: str, text: str) -> int:
+    """Add one more citable item of `kind` to the bundle; returns its ref."""
+    ref = len(bundle.references) + 1
+    item = ContextItem(kind=kind, id=uuid.uuid4(), text=text, tokens=20, ref=ref)
+    bundle.sections.insert(0, ContextSection(name=kind, priority="P4", items=[item], tokens=20))
+    bundle.references.append(Citation(ref=ref, turn_id=item.id, title=kind, snippet=text[:40]))
+    passages[ref] = text
+    return ref
+
+
+async def test_questions_about_past_conversations_may_quote_the_journal() -> None:
+    bundle, passages = file_bundle({"hiring.md": HIRING})
+    cut = (
+        "Boss: asked whether to open a Berlin office.\n"
+        "gunnar: We agreed to open the Berlin office in May."
+    )
+    ref = with_item(bundle, passages, "journal", cut)
+    request = AnswerInput(GUNNAR, "What did we decide about the Berlin office?", bundle, passages)
+    text = "".join([piece async for piece in LocalAnswerer().stream_answer(request)])
+    assert f"open the Berlin office in May. [Ref: {ref}]" in text
+
+    request = AnswerInput(GUNNAR, "Tell me about the Berlin office plan", bundle, passages)
+    text = "".join([piece async for piece in LocalAnswerer().stream_answer(request)])
+    assert text == REFUSAL  # not a question about the past: only files are quoted
+
+
+async def test_summary_questions_quote_the_stored_summaries() -> None:
+    bundle, passages = file_bundle({"hiring.md": HIRING}, path="summary")
+    summary = "The plan hires two backend engineers. The budget is sixty thousand euros."
+    ref = with_item(bundle, passages, "file_summary", summary)
+    request = AnswerInput(GUNNAR, "Summarise my files", bundle, passages)
+    text = "".join([piece async for piece in LocalAnswerer().stream_answer(request)])
+    assert f"The plan hires two backend engineers. [Ref: {ref}]" in text
