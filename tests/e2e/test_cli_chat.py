@@ -36,6 +36,18 @@ def test_artisan_ask_prints_a_cited_answer(artisan_env: dict[str, str], tmp_path
         done = json.loads(as_json.stdout)
         assert done["citations"][0]["filename"] == "pricing.md" and done["persona"] == "gunnar"
 
+        talk = subprocess.run(
+            [ARTISAN, "chat", "--persona", "vlad"],
+            env=artisan_env,
+            input="Who are you?\nWhy did we move to usage tiers?\n\n",
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert talk.returncode == 0, talk.stderr
+        assert "Talking to Vlad" in talk.stdout and "I'm Vlad" in talk.stdout
+        assert "predictable bills" in talk.stdout and "[1] pricing.md" in talk.stdout
+
         unknown = run_cli(artisan_env, "ask", "hello", "--persona", "nobody")
         assert unknown.returncode == 1 and "gunnar" in unknown.stderr
 

@@ -24,8 +24,9 @@ from shared.tokens import count_tokens
 
 REFUSAL = "I can't find that in your files or our past conversations."
 MIN_CONFIDENCE = 0.3  # seed 001: below this retrieval confidence, refuse
-MIN_COVERAGE = 0.34  # share of the question's (weighted) content words a sentence must contain
-MAX_SENTENCES = 3
+MIN_COVERAGE = 0.25  # share of the question's (weighted) content words a sentence must contain
+CLOSE_TO_BEST = 0.2  # sentences this far below the best one still qualify
+MAX_SENTENCES, PER_SOURCE = 3, 2
 SUMMARY_SENTENCES = 4
 _MIN_WORDS, _MAX_CHARS = 4, 600
 FILE_KINDS = frozenset({"chunk", "attachment"})
@@ -82,7 +83,13 @@ def sentences_of(passages: dict[int, str]) -> list[Candidate]:
 
 
 def best_sentences(question: str, found: list[Candidate]) -> list[Candidate]:
-    """The few sentences that cover the question best, grouped by source, in document order."""
+    """The sentences that cover the question best: sources in retrieval order, the sentences of
+    each in document order.
+
+    A sentence qualifies when it holds at least MIN_COVERAGE of the question's content words
+    (weighted by rarity) and comes within CLOSE_TO_BEST of the best sentence; among those, the
+    retrieval ranking (which saw whole passages) decides which source is cited first.
+    """
     wanted = stems(question)
     if not wanted or not found:
         return []
@@ -90,15 +97,25 @@ def best_sentences(question: str, found: list[Candidate]) -> list[Candidate]:
     df = Counter(s for group in sentence_stems for s in group & wanted)
     weight = {s: math.log(1 + (len(found) + 1) / (1 + df[s])) for s in wanted}
     total = sum(weight.values())
-    scored = []
-    for candidate, group in zip(found, sentence_stems, strict=True):
-        coverage = sum(weight[s] for s in group & wanted) / total
-        if coverage >= MIN_COVERAGE:
-            scored.append((coverage, candidate))
-    scored.sort(key=lambda pair: (-pair[0], pair[1].rank, pair[1].start))
-    chosen = [c for score, c in scored[:MAX_SENTENCES] if score >= scored[0][0] / 2]
-    first_seen = {c.ref: i for i, c in reversed(list(enumerate(chosen)))}
-    return sorted(chosen, key=lambda c: (first_seen[c.ref], c.start))
+    scored = [
+        (sum(weight[s] for s in group & wanted) / total, candidate)
+        for candidate, group in zip(found, sentence_stems, strict=True)
+    ]
+    best = max(score for score, _ in scored)
+    if best < MIN_COVERAGE:
+        return []
+    floor = max(MIN_COVERAGE, best - CLOSE_TO_BEST)
+    by_ref: dict[int, list[tuple[float, Candidate]]] = {}
+    for score, candidate in sorted(scored, key=lambda pair: (pair[1].rank, -pair[0])):
+        if score >= floor:
+            by_ref.setdefault(candidate.ref, []).append((score, candidate))
+    chosen: list[Candidate] = []
+    for sentences in by_ref.values():
+        room = min(PER_SOURCE, MAX_SENTENCES - len(chosen))
+        chosen += sorted((c for _, c in sentences[:room]), key=lambda c: c.start)
+        if len(chosen) >= MAX_SENTENCES:
+            break
+    return chosen
 
 
 def summary_sentences(request: AnswerInput) -> list[Candidate]:
