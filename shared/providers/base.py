@@ -1,8 +1,8 @@
 """The model roles, each a small interface; local (offline) and remote implementations are siblings.
 
 Roles: classify, chunk, compress (Artisan Cut 2A), verify (2B), summarise, embed — and, for
-conversation turns, the same 2A/2B on a turn and durable memory facts. The chat answer role
-arrives with the chat service.
+conversation turns, the same 2A/2B on a turn and durable memory facts; and the chat answer:
+call 1A (Answerer, streamed) and call 1B (AnswerChecker).
 """
 
 from collections.abc import AsyncIterator
