@@ -1,5 +1,5 @@
 """Relevance in 0-1, one measure for file passages and journal items: the IDF-weighted share of
-the question's terms an item's text contains (IDF from the searched files), so that the chat
+the question's terms an item's text contains (weights: shared.db.search.TermStats), so the chat
 service's 0.3 threshold means "the sources share little of what was asked"."""
 
 from collections.abc import Sequence
@@ -28,10 +28,11 @@ async def text_relevance(
     conn: asyncpg.Connection | asyncpg.Pool, stats: TermStats, texts: Sequence[str]
 ) -> list[float]:
     """The relevance of each text to the question whose term statistics are `stats`."""
-    if not texts or stats.total_idf <= 0:
+    if not texts or stats.total_weight <= 0:
         return [0.0] * len(texts)
-    weight = dict(zip(stats.terms, stats.idf, strict=True))
+    weight = dict(zip(stats.terms, stats.weights, strict=True))
     rows = await conn.fetch(_LEXEMES, list(texts))
     return [
-        sum(weight[t] for t in set(row["lexemes"]) if t in weight) / stats.total_idf for row in rows
+        sum(weight[t] for t in set(row["lexemes"]) if t in weight) / stats.total_weight
+        for row in rows
     ]

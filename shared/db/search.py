@@ -22,6 +22,7 @@ import numpy as np
 RRF_K = 60  # the usual constant: a hit's weight is 1 / (RRF_K + its rank in each list)
 CANDIDATES = 50  # hits taken from each list before fusing
 BM25_K1, BM25_B = 0.9, 0.4  # the values that score best on BEIR-style collections
+BACKGROUND_CHUNKS = 1000  # see TermStats.weights
 ROUND_CHUNKS = 200  # chunks one MaxScore round may read before checking whether to stop
 
 Conn = asyncpg.Connection | asyncpg.Pool
@@ -38,8 +39,16 @@ class TermStats:
     avgdl: float
 
     @property
-    def total_idf(self) -> float:
-        return sum(self.idf)
+    def weights(self) -> list[float]:
+        """Each term's weight in `relevance`: its IDF as if the searched chunks sat among
+        BACKGROUND_CHUNKS more that lack it, so that in a small collection a word found in one
+        of two chunks does not count as common (ranking keeps the true IDF)."""
+        n = self.chunks + BACKGROUND_CHUNKS
+        return [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in self.df]
+
+    @property
+    def total_weight(self) -> float:
+        return sum(self.weights)
 
 
 # $1 user, $2 query text, $3 file ids (NULL: all the user's files)
@@ -83,7 +92,7 @@ _SEMANTIC = f"""
     LIMIT {CANDIDATES}
 """
 
-# the hits themselves, with the share of the query's IDF their text holds ($3, $4) and, when
+# the hits themselves, with the share of the query's term weight their text holds ($3, $4) and, when
 # a vector is given ($5), their cosine similarity
 _HITS = """
     SELECT c.id AS chunk_id, c.file_id, f.filename, c.chunk_index, c.chunk_type, c.title,
@@ -202,7 +211,7 @@ async def hybrid_search(
     if not best:
         return []
     rows = await conn.fetch(
-        _HITS, user_id, [i for i, _ in best], stats.terms, stats.idf, query_vector
+        _HITS, user_id, [i for i, _ in best], stats.terms, stats.weights, query_vector
     )
     by_id = {row["chunk_id"]: row for row in rows}
     hits = []
@@ -210,15 +219,16 @@ async def hybrid_search(
         if chunk_id in by_id:
             hit = dict(by_id[chunk_id])
             hit["score"] = score
-            hit["relevance"] = relevance(hit["matched_idf"], stats.total_idf, hit["similarity"])
+            hit["relevance"] = relevance(hit["matched_idf"], stats.total_weight, hit["similarity"])
             hits.append(hit)
     return hits
 
 
-def relevance(matched_idf: float, total_idf: float, similarity: float | None) -> float:
+def relevance(matched: float, total: float, similarity: float | None) -> float:
     """How well a chunk matches, in 0-1: the IDF-weighted share of the question's terms it
-    contains, or its cosine similarity to the question when vectors vote and that is higher."""
-    share = matched_idf / total_idf if total_idf > 0 else 0.0
+    contains (TermStats.weights), or its cosine similarity to the question when vectors vote
+    and that is higher."""
+    share = matched / total if total > 0 else 0.0
     return max(share, similarity or 0.0)
 
 
