@@ -30,7 +30,7 @@ from shared.contracts import (
 from shared.db.turns import NewTurn, insert_turn
 from shared.personas import Persona, get_persona, is_name_question, persona_names
 from shared.providers import registry
-from shared.providers.base import AnswerInput
+from shared.providers.base import AnswerInput, AnswerStream
 from shared.providers.local.answer import word_pieces
 from shared.providers.usage import WorkContext, working_on
 from shared.secrets import redact
@@ -140,18 +140,24 @@ async def _grounded(
     passages = await load_passages(pool, request.user_id, bundle)
     answer_input = AnswerInput(persona, message, bundle, passages)
     stream = registry.answerer().stream_answer(answer_input)
-    answer = await _send_tokens(broker, subject, stream)
-    usage, removed = stream.usage, []
-    if chat_settings().answer_check and not stream.refused:
-        checked = await registry.answer_checker().check_answer(answer_input, answer)
-        answer, removed = checked.answer, checked.removed
-        usage = usage.model_copy(
-            update={
-                "prompt_tokens": usage.prompt_tokens + checked.prompt_tokens,
-                "completion_tokens": usage.completion_tokens + checked.completion_tokens,
-            }
-        )
-    return Outcome(answer.strip(), stream.refused, usage, removed, answer_input)
+    draft = await _send_tokens(broker, subject, stream)
+    return await checked_outcome(answer_input, draft, stream, enabled=chat_settings().answer_check)
+
+
+async def checked_outcome(
+    answer_input: AnswerInput, draft: str, stream: AnswerStream, *, enabled: bool
+) -> Outcome:
+    """Call 1B over the draft, unless switched off or the draft is the refusal."""
+    if not enabled or stream.refused:
+        return Outcome(draft.strip(), stream.refused, stream.usage, [], answer_input)
+    checked = await registry.answer_checker().check_answer(answer_input, draft)
+    usage = stream.usage.model_copy(
+        update={
+            "prompt_tokens": stream.usage.prompt_tokens + checked.prompt_tokens,
+            "completion_tokens": stream.usage.completion_tokens + checked.completion_tokens,
+        }
+    )
+    return Outcome(checked.answer.strip(), False, usage, checked.removed, answer_input)
 
 
 async def _send_tokens(broker: NatsBroker, subject: str, pieces: AsyncIterator[str]) -> str:
