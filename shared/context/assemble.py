@@ -111,24 +111,34 @@ def conversation_plans(conversation: Conversation, query: str) -> list[SectionPl
     ]
 
 
-def recalled_candidates(
-    rows: Sequence[asyncpg.Record], exclude: set[UUID], limit: int, query: str
-) -> list[Candidate]:
+def rank_recalled(
+    rows: Sequence[asyncpg.Record], exclude: set[UUID], limit: int
+) -> list[tuple[UUID, float]]:
     """P5: the best `limit` by similarity × salience/10, never an instruction or a loaded turn."""
-    eligible = [r for r in rows if not r["is_instruction"] and r["turn_id"] not in exclude]
-    ranked = sorted(
-        eligible, key=lambda r: (-r["similarity"] * r["salience_score"] / 10, r["turn_id"])
-    )
+    scored = [
+        (r["turn_id"], r["similarity"] * r["salience_score"] / 10)
+        for r in rows
+        if not r["is_instruction"] and r["turn_id"] not in exclude
+    ]
+    return sorted(scored, key=lambda s: (-s[1], s[0]))[:limit]
+
+
+def recalled_candidates(
+    ranked: Sequence[tuple[UUID, float]], cuts: Sequence[asyncpg.Record], query: str
+) -> list[Candidate]:
+    """The ranked P5 entries as context items, in rank order."""
+    by_id = {c["turn_id"]: c for c in cuts}
     return [
         Candidate(
             "journal",
-            r["turn_id"],
-            render.cut_text(r),
-            r["created_at"],
-            score=round(r["similarity"] * r["salience_score"] / 10, 4),
-            citation=render.journal_citation(r, query),
+            turn_id,
+            render.cut_text(by_id[turn_id]),
+            by_id[turn_id]["created_at"],
+            score=round(score, 4),
+            citation=render.journal_citation(by_id[turn_id], query),
         )
-        for r in ranked[:limit]
+        for turn_id, score in ranked
+        if turn_id in by_id
     ]
 
 
@@ -195,7 +205,11 @@ async def build_context(
             rows = await queries.nearest_journal(
                 conn, user_id=request.user_id, vector=vector, depth=depth
             )
-            recalled = recalled_candidates(rows, loaded, settings.journal_recalled, request.query)
+            ranked = rank_recalled(rows, loaded, settings.journal_recalled)
+            cuts = await queries.cuts_by_id(
+                conn, user_id=request.user_id, turn_ids=[turn_id for turn_id, _ in ranked]
+            )
+            recalled = recalled_candidates(ranked, cuts, request.query)
             return conversation, [*plans, SectionPlan("recalled", "P5", recalled)]
 
     (conversation, plans), (attached, stats, found) = await asyncio.gather(

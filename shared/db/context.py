@@ -97,8 +97,10 @@ async def nearest_journal(
     user's own rows are scanned exactly instead; `+ 0` keeps the planner off the index there.
     """
     query = np.asarray(vector, dtype=np.float32)
-    select = f"""SELECT {CUT_COLUMNS}, 1 - (j.embedding <=> $2) AS similarity FROM journal j
-                 WHERE j.user_id = $1 AND j.embedding IS NOT NULL"""
+    # only what ranking needs: the texts of the few chosen are read afterwards (cuts_by_id)
+    select = """SELECT j.turn_id, j.salience_score, j.is_instruction,
+                       1 - (j.embedding <=> $2) AS similarity
+                FROM journal j WHERE j.user_id = $1 AND j.embedding IS NOT NULL"""
     async with conn.transaction():
         await conn.execute(f"SET LOCAL hnsw.ef_search = {max(40, min(depth, 1000))}")
         rows = await conn.fetch(
@@ -112,6 +114,16 @@ async def nearest_journal(
             exact = f"{select} ORDER BY (j.embedding <=> $2) + 0 LIMIT $3"
             rows = await conn.fetch(exact, user_id, query, depth)
     return rows
+
+
+async def cuts_by_id(
+    conn: Conn, *, user_id: UUID, turn_ids: Sequence[UUID]
+) -> list[asyncpg.Record]:
+    return await conn.fetch(
+        f"SELECT {CUT_COLUMNS} FROM journal j WHERE j.user_id = $1 AND j.turn_id = ANY($2::uuid[])",
+        user_id,
+        list(turn_ids),
+    )
 
 
 async def owned_files(

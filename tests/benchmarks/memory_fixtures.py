@@ -6,7 +6,8 @@ pipeline. Only for volume: behaviour tests send their turns and files through th
 import hashlib
 import random
 import uuid
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from uuid import UUID
@@ -97,18 +98,38 @@ async def insert_turns(
 ) -> None:
     """Superjournal and journal rows for each turn, journaled, with its arc embedded."""
     vectors = embed_texts([t.arc for t in turns]).astype(np.float32)
-    await conn.executemany(
-        """INSERT INTO superjournal (id, user_id, persona_name, user_message, ai_response,
-               journal_status, created_at)
-           VALUES ($1, $2, $3, $4, $5, 'journaled', $6)""",
-        [(t.id, user_id, t.persona, t.user_message, t.ai_response, t.created_at) for t in turns],
+    await conn.copy_records_to_table(
+        "superjournal",
+        columns=[
+            "id",
+            "user_id",
+            "persona_name",
+            "user_message",
+            "ai_response",
+            "journal_status",
+            "created_at",
+        ],
+        records=[
+            (t.id, user_id, t.persona, t.user_message, t.ai_response, "journaled", t.created_at)
+            for t in turns
+        ],
     )
-    await conn.executemany(
-        """INSERT INTO journal (turn_id, user_id, persona_name, boss_essence, persona_essence,
-               decision_arc_summary, salience_score, is_instruction, instruction_scope,
-               embedding, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)""",
-        [
+    await conn.copy_records_to_table(
+        "journal",
+        columns=[
+            "turn_id",
+            "user_id",
+            "persona_name",
+            "boss_essence",
+            "persona_essence",
+            "decision_arc_summary",
+            "salience_score",
+            "is_instruction",
+            "instruction_scope",
+            "embedding",
+            "created_at",
+        ],
+        records=[
             (
                 t.id,
                 user_id,
@@ -130,23 +151,18 @@ async def insert_turns(
 async def insert_files(
     conn: asyncpg.Connection | asyncpg.Pool,
     user_id: UUID,
-    documents: Sequence[tuple[str, str]],
+    documents: Sequence[tuple[str, str | list[str]]],
     *,
     chunks_per_file: int = 1,
 ) -> list[UUID]:
-    """Ready factual files, each cut into `chunks_per_file` equal chunks; returns file ids."""
+    """Ready factual files; returns their ids. A document given as a list of pieces gets one
+    chunk per piece (joined by blank lines), one given as text `chunks_per_file` equal ones."""
     file_rows, chunk_rows = [], []
-    for filename, text in documents:
+    for filename, content in documents:
+        text, bounds = _chunk_bounds(content, chunks_per_file)
         file_id = uuid.uuid4()
         digest = hashlib.sha256(f"{user_id}{filename}{text}".encode()).hexdigest()
-        file_rows.append(
-            (file_id, user_id, filename, len(text), digest, chunks_per_file, text[:200])
-        )
-        step = max(1, len(text) // chunks_per_file)
-        bounds = [
-            (i * step, len(text) if i == chunks_per_file - 1 else (i + 1) * step)
-            for i in range(chunks_per_file)
-        ]
+        file_rows.append((file_id, user_id, filename, len(text), digest, len(bounds), text[:200]))
         for index, (start, end) in enumerate(bounds):
             piece = text[start:end]
             line = text.count("\n", 0, start) + 1
@@ -156,7 +172,7 @@ async def insert_files(
                     file_id,
                     user_id,
                     index,
-                    filename.rsplit(".", 1)[0],
+                    piece.split("\n", 1)[0][:80],
                     start,
                     end,
                     line,
@@ -180,3 +196,30 @@ async def insert_files(
         [(*row, vector) for row, vector in zip(chunk_rows, vectors, strict=True)],
     )
     return [row[0] for row in file_rows]
+
+
+def _chunk_bounds(content: str | list[str], parts: int) -> tuple[str, list[tuple[int, int]]]:
+    if isinstance(content, list):
+        bounds, position = [], 0
+        for piece in content:
+            bounds.append((position, position + len(piece)))
+            position += len(piece) + 2
+        return "\n\n".join(content), bounds
+    step = max(1, len(content) // parts)
+    ends = [len(content) if i == parts - 1 else (i + 1) * step for i in range(parts)]
+    return content, [(i * step, end) for i, end in enumerate(ends)]
+
+
+@asynccontextmanager
+async def journal_index_rebuilt(conn: asyncpg.Connection) -> AsyncIterator[None]:
+    """Bulk loads: drop the journal's HNSW index, then build it once over everything."""
+    definition = await conn.fetchval(
+        "SELECT indexdef FROM pg_indexes WHERE indexname = 'journal_embedding_idx'"
+    )
+    await conn.execute("DROP INDEX IF EXISTS journal_embedding_idx")
+    try:
+        yield
+    finally:
+        await conn.execute("SET maintenance_work_mem = '1GB'")
+        await conn.execute(definition)
+        await conn.execute("ANALYZE journal")

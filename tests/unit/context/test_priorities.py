@@ -3,7 +3,12 @@
 import uuid
 from datetime import UTC, datetime, timedelta
 
-from shared.context.assemble import Conversation, conversation_plans, recalled_candidates
+from shared.context.assemble import (
+    Conversation,
+    conversation_plans,
+    rank_recalled,
+    recalled_candidates,
+)
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -44,7 +49,9 @@ def test_p5_weighs_similarity_by_salience_and_excludes_loaded_turns_and_instruct
         "similarity": 0.99,
     }
     rows = [near_dull, far_vital, loaded, rule]
-    chosen = recalled_candidates(rows, {loaded["turn_id"]}, limit=10, query="pricing")
+    ranked = rank_recalled(rows, {loaded["turn_id"]}, limit=10)
+    assert ranked == [(far_vital["turn_id"], 0.5), (near_dull["turn_id"], 0.18)]
+    assert rank_recalled(rows, set(), limit=1) == [(loaded["turn_id"], 0.99)]
+    chosen = recalled_candidates(ranked, [near_dull, far_vital], query="pricing")
     assert [c.id for c in chosen] == [far_vital["turn_id"], near_dull["turn_id"]]
-    assert chosen[0].score == 0.5
-    assert recalled_candidates(rows, set(), limit=1, query="pricing")[0].id == loaded["turn_id"]
+    assert chosen[0].score == 0.5 and chosen[0].citation["turn_id"] == far_vital["turn_id"]

@@ -1,0 +1,110 @@
+"""P5 journal vector search (seed 002) at 10,000 and 100,000 entries: latency of the query the
+context service runs (HNSW neighbours, then similarity × salience/10, exclusions, top 10), and
+how many of an exact scan's top 10 it finds.
+
+Run:  .venv/bin/python -m tests.benchmarks.journal_search [--sizes 10000 100000] [--queries 300]
+Needs only PostgreSQL (embedded, in a temporary directory); rows are bulk-inserted.
+"""
+
+import argparse
+import asyncio
+import random
+import tempfile
+import time
+from pathlib import Path
+from uuid import UUID
+
+import asyncpg
+
+from shared.context.assemble import RECALL_DEPTH_PER_RESULT, rank_recalled
+from shared.db import create_pool, users
+from shared.db.context import cuts_by_id, nearest_journal, recent_journal
+from shared.db.migrations import apply_migrations
+from shared.launcher.embedded import start_postgres
+from shared.providers.local.embed import embed_texts
+from tests.benchmarks.memory_fixtures import (
+    TOPICS,
+    insert_turns,
+    journal_index_rebuilt,
+    synthetic_turns,
+)
+
+RECALLED = 10
+EXACT = """SELECT turn_id, salience_score, is_instruction, 1 - (embedding <=> $2) AS similarity
+           FROM journal WHERE user_id = $1 ORDER BY (embedding <=> $2) + 0"""
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def questions(count: int, seed: int = 11) -> list[str]:
+    rng = random.Random(seed)
+    forms = [
+        "What did we decide about {}?",
+        "Should we {} after all?",
+        "Remind me why we {}",
+        "Any history on {}?",
+        "What were the risks when we discussed {}?",
+    ]
+    return [
+        rng.choice(forms).format(rng.choice([t[0], t[1]])) for t in rng.choices(TOPICS, k=count)
+    ]
+
+
+async def measure(pool: asyncpg.Pool, user_id: UUID, queries: list[str]) -> dict:
+    loaded = {r["turn_id"] for r in await recent_journal(pool, user_id=user_id, limit=100)}
+    depth = RECALLED * RECALL_DEPTH_PER_RESULT + len(loaded) + 10  # as build_context asks
+    latencies, overlap = [], []
+    async with pool.acquire() as conn:
+        for text in queries:
+            vector = embed_texts([text])[0]
+            started = time.perf_counter()
+            rows = await nearest_journal(conn, user_id=user_id, vector=vector, depth=depth)
+            found = rank_recalled(rows, loaded, RECALLED)
+            await cuts_by_id(conn, user_id=user_id, turn_ids=[t for t, _ in found])
+            latencies.append(time.perf_counter() - started)
+            exact_rows = await conn.fetch(EXACT, user_id, vector.astype("float32"))
+            exact = rank_recalled(exact_rows, loaded, RECALLED)
+            overlap.append(len({t for t, _ in found} & {t for t, _ in exact}) / RECALLED)
+    return {
+        "p50_ms": 1000 * percentile(latencies, 0.5),
+        "p99_ms": 1000 * percentile(latencies, 0.99),
+        "recall@10_vs_exact": sum(overlap) / len(overlap),
+    }
+
+
+async def run(sizes: list[int], query_count: int, data_dir: Path) -> list[tuple[int, dict]]:
+    postgres = start_postgres(data_dir / "pgdata")
+    try:
+        await apply_migrations(postgres.url)
+        pool = await create_pool(postgres.url, max_size=2)
+        user, _ = await users.create_user(pool, name="journal-bench")
+        results, have = [], 0
+        all_turns = synthetic_turns(max(sizes))
+        for size in sorted(sizes):
+            async with pool.acquire() as conn, journal_index_rebuilt(conn):
+                await insert_turns(conn, user.id, all_turns[have:size])
+            have = size
+            results.append((size, await measure(pool, user.id, questions(query_count))))
+        await pool.close()
+        return results
+    finally:
+        postgres.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--queries", type=int, default=300)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as data_dir:
+        results = asyncio.run(run(args.sizes, args.queries, Path(data_dir)))
+    print(f"{'entries':>8} {'p50 ms':>8} {'p99 ms':>8} {'top-10 vs exact':>16}")
+    for size, r in results:
+        print(f"{size:>8} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} {r['recall@10_vs_exact']:>16.2f}")
+
+
+if __name__ == "__main__":
+    main()
