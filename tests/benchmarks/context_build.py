@@ -67,7 +67,7 @@ async def run(stack: Stack, turns: int, chunks: int, count: int) -> dict[str, li
     async with pool.acquire() as conn, journal_index_rebuilt(conn):
         await insert_turns(conn, user.id, synthetic_turns(turns))
     await insert_files(pool, user.id, files)
-    await pool.execute("ANALYZE")
+    await pool.execute("VACUUM ANALYZE")  # the steady state of a live database
     asked = [q for pair in zip(claims, questions(count - len(claims)), strict=False) for q in pair]
     requests = [
         ContextRequest(
