@@ -53,9 +53,9 @@ def questions(count: int, seed: int = 11) -> list[str]:
     ]
 
 
-async def measure(pool: asyncpg.Pool, user_id: UUID, queries: list[str]) -> dict:
+async def measure(pool: asyncpg.Pool, user_id: UUID, queries: list[str], per_result: int) -> dict:
     loaded = {r["turn_id"] for r in await recent_journal(pool, user_id=user_id, limit=100)}
-    depth = RECALLED * RECALL_DEPTH_PER_RESULT + len(loaded) + 10  # as build_context asks
+    depth = RECALLED * per_result + len(loaded) + 10  # as build_context asks
     latencies, overlap = [], []
     async with pool.acquire() as conn:
         for text in queries:
@@ -75,7 +75,9 @@ async def measure(pool: asyncpg.Pool, user_id: UUID, queries: list[str]) -> dict
     }
 
 
-async def run(sizes: list[int], query_count: int, data_dir: Path) -> list[tuple[int, dict]]:
+async def run(
+    sizes: list[int], query_count: int, per_results: list[int], data_dir: Path
+) -> list[tuple[int, int, dict]]:
     postgres = start_postgres(data_dir / "pgdata")
     try:
         await apply_migrations(postgres.url)
@@ -87,7 +89,9 @@ async def run(sizes: list[int], query_count: int, data_dir: Path) -> list[tuple[
             async with pool.acquire() as conn, journal_index_rebuilt(conn):
                 await insert_turns(conn, user.id, all_turns[have:size])
             have = size
-            results.append((size, await measure(pool, user.id, questions(query_count))))
+            for per_result in per_results:
+                found = await measure(pool, user.id, questions(query_count), per_result)
+                results.append((size, per_result, found))
         await pool.close()
         return results
     finally:
@@ -98,12 +102,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument(
+        "--per-result",
+        type=int,
+        nargs="+",
+        default=[RECALL_DEPTH_PER_RESULT],
+        help="HNSW neighbours fetched per P5 result (the context service uses the first)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as data_dir:
-        results = asyncio.run(run(args.sizes, args.queries, Path(data_dir)))
-    print(f"{'entries':>8} {'p50 ms':>8} {'p99 ms':>8} {'top-10 vs exact':>16}")
-    for size, r in results:
-        print(f"{size:>8} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} {r['recall@10_vs_exact']:>16.2f}")
+        results = asyncio.run(run(args.sizes, args.queries, args.per_result, Path(data_dir)))
+    print(f"{'entries':>8} {'depth':>6} {'p50 ms':>8} {'p99 ms':>8} {'top-10 vs exact':>16}")
+    for size, per_result, r in results:
+        print(
+            f"{size:>8} {per_result:>6} {r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f}"
+            f" {r['recall@10_vs_exact']:>16.2f}"
+        )
 
 
 if __name__ == "__main__":
