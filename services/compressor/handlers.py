@@ -65,7 +65,7 @@ async def compress_turn(event: TurnCompleted, pool: asyncpg.Pool, broker: NatsBr
     # a redelivery after the cut was stored skips the models
     if not await journal.has_cut(pool, user_id=event.user_id, turn_id=event.turn_id):
         cut = await cut_turn(turn)
-        facts = await remembered_facts(turn)
+        facts = await remembered_facts(turn, cut)
         async with pool.acquire() as conn, conn.transaction():
             await journal.upsert_cut(conn, turn=turn, cut=cut)
             await memory_facts.add_facts(

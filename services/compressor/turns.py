@@ -4,6 +4,11 @@ import asyncpg
 
 from shared.providers import registry
 from shared.providers.base import MemoryFact, TurnCut
+from shared.providers.local.instructions import (
+    GLOBAL_SCOPE,
+    directive_sentences,
+    without_directives,
+)
 from shared.secrets import contains_secret, redact
 
 MIN_FACT_CONFIDENCE = 0.8
@@ -24,13 +29,27 @@ async def cut_turn(turn: asyncpg.Record) -> TurnCut:
     )
 
 
-async def remembered_facts(turn: asyncpg.Record) -> list[MemoryFact]:
+async def remembered_facts(turn: asyncpg.Record, cut: TurnCut) -> list[MemoryFact]:
     """Facts above the confidence bar; one holding a secret is refused, not redacted."""
+    message = fact_source(turn["user_message"], cut)
+    if not message:
+        return []
     facts = await registry.memory_extractor().extract_facts(
-        turn["user_message"], turn["ai_response"], turn["persona_name"]
+        message, turn["ai_response"], turn["persona_name"]
     )
     return [
         fact
         for fact in facts
         if fact.confidence > MIN_FACT_CONFIDENCE and not contains_secret(fact.fact)
     ]
+
+
+def fact_source(message: str, cut: TurnCut) -> str:
+    """What facts may be drawn from. Facts reach every persona (P3), so an instruction's
+    directive is never one ("Vlad, I prefer you never …" stays Vlad's); when the rules find no
+    directive in a persona-scoped instruction (a model saw one), the turn gives no facts."""
+    if not cut.is_instruction:
+        return message
+    if cut.instruction_scope != GLOBAL_SCOPE and not directive_sentences(message):
+        return ""
+    return without_directives(message)

@@ -121,6 +121,13 @@ def directive_sentences(message: str) -> tuple[str, ...]:
     return tuple(sentence for sentence in sentences if is_directive(sentence))
 
 
+def without_directives(message: str) -> str:
+    """The message's other sentences, one a line: what it says besides its directives."""
+    spans = sentence_spans(message)
+    kept = (message[start:end] for start, end in spans)
+    return "\n".join(s for s in kept if not is_directive(" ".join(s.split())))
+
+
 def is_directive(sentence: str) -> bool:
     """A clause addressed to the persona that speaks about how it responds."""
     lasting = bool(_LASTING.search(sentence))
