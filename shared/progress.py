@@ -42,6 +42,13 @@ def stage_message(stage: str, processed: int, total: int, error: str | None) -> 
     return _STAGE_TEXT.get(stage, stage)
 
 
+def row_message(row: Mapping[str, Any]) -> str:
+    """The stage text of a files row (or of a file record, which has the same fields)."""
+    return stage_message(
+        row["processing_stage"], row["processed_chunks"], row["total_chunks"], row["error_message"]
+    )
+
+
 def progress_event(row: Mapping[str, Any]) -> ProgressEvent:
     """The SSE payload for a files row (the database row is the truth clients receive)."""
     return ProgressEvent(
@@ -52,11 +59,6 @@ def progress_event(row: Mapping[str, Any]) -> ProgressEvent:
         progress=row["progress"],
         processed_chunks=row["processed_chunks"],
         total_chunks=row["total_chunks"],
-        message=stage_message(
-            row["processing_stage"],
-            row["processed_chunks"],
-            row["total_chunks"],
-            row["error_message"],
-        ),
+        message=row_message(row),
         updated_at=row["updated_at"],
     )

@@ -7,6 +7,8 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
+from shared.progress import row_message
+
 FileStatus = Literal["processing", "ready", "failed"]
 FileType = Literal["strategic", "factual", "mixed"]
 
@@ -26,6 +28,9 @@ class FileRecord(BaseModel):
         description="uploaded | extracting | classifying | chunking | processing | ready | failed"
     )
     progress: int = Field(ge=0, le=100)
+    progress_message: str = Field(
+        description="the stage as progress events word it, e.g. 'Compressing chunks 5/12'"
+    )
     total_chunks: int
     processed_chunks: int
     error_message: str | None = Field(description="why the file failed, and what to do")
@@ -38,8 +43,9 @@ class FileRecord(BaseModel):
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any], *, duplicate: bool = False) -> "FileRecord":
-        fields = {name: row[name] for name in cls.model_fields if name != "duplicate"}
-        return cls(**fields, duplicate=duplicate)
+        computed = {"duplicate", "progress_message"}
+        fields = {name: row[name] for name in cls.model_fields if name not in computed}
+        return cls(**fields, progress_message=row_message(row), duplicate=duplicate)
 
 
 class FileList(BaseModel):

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from shared.progress import stage_message
+from shared.progress import row_message
 
 FINAL_STATUSES = frozenset({"ready", "failed", "rejected"})
 STAGE_ORDER = ("uploading", "uploaded", "extracting", "classifying", "chunking", "processing")
@@ -60,9 +60,7 @@ def position(progress: int, stage: str, processed_chunks: int) -> tuple[int, int
 def event_from_record(record: Mapping[str, Any]) -> dict[str, Any]:
     """A file record in the shape of an SSE progress event."""
     stage, status = record["processing_stage"], record["status"]
-    message = stage_message(
-        stage, record["processed_chunks"], record["total_chunks"], record.get("error_message")
-    )
+    message = record.get("progress_message") or row_message(record)
     if record.get("duplicate"):
         message = "already uploaded" if status == "ready" else f"already uploaded; {message}"
     return {

@@ -24,11 +24,19 @@ def test_file_record_has_the_documented_fields_and_hides_internal_ones() -> None
     record = FileRecord.from_row(file_row()).model_dump(mode="json")
     assert set(record) == {
         "id", "filename", "media_type", "size", "file_type", "status", "processing_stage",
-        "progress", "total_chunks", "processed_chunks", "error_message", "uploaded_at",
-        "updated_at", "summary", "duplicate",
+        "progress", "progress_message", "total_chunks", "processed_chunks", "error_message",
+        "uploaded_at", "updated_at", "summary", "duplicate",
     }  # fmt: skip
     assert record["duplicate"] is False
+    assert record["progress_message"] == "Extracting text…"
     assert record["id"] == str(uuid.UUID(int=1))
+
+
+def test_the_progress_message_reads_as_the_progress_events_do() -> None:
+    row = file_row(processing_stage="processing", progress=72, total_chunks=12, processed_chunks=5)
+    assert FileRecord.from_row(row).progress_message == "Compressing chunks 5/12"
+    failed = file_row(status="failed", processing_stage="failed", error_message="not UTF-8")
+    assert FileRecord.from_row(failed).progress_message == "Failed: not UTF-8"
 
 
 def test_a_matched_upload_is_marked_duplicate() -> None:
