@@ -48,11 +48,14 @@ def up(compressors: int) -> int:
 
 
 def _banner(url: str, key: str, compressors: int) -> str:
+    services = [f"{compressors}× {name}" if name == "compressor" else name for name in SERVICES]
+    # the key rides in the fragment, which the browser keeps to itself; the page stores it
     return (
         f"\nArtisan is running at {url}  (API docs: {url}/docs)\n"
-        f"  services: gateway, extractor, chunker, {compressors}× compressor, embedder\n"
+        f"  open in your browser: {url}/#key={key}\n"
+        f"  services: {', '.join(services)}\n"
         f"  API key of the local user: {key}\n"
-        f"  try:  artisan upload ./my-notes   ·   artisan files\n"
+        f"  try:  artisan upload ./my-notes   ·   artisan chat\n"
         f"Press Ctrl-C to stop.\n"
     )
 
