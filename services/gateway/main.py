@@ -23,6 +23,7 @@ from services.gateway.routes import (
     personas,
     search,
     turns,
+    web,
 )
 from shared.bus import create_broker, ensure_stream
 from shared.config import GatewaySettings, InfraSettings, gateway_settings, infra_settings
@@ -73,10 +74,10 @@ def create_app(
     )
     app.state.gateway_settings = gateway or gateway_settings()
     install_error_handlers(app)
-    routes = (files, events, search, chat, personas, turns, journal, memory, context, health)
+    routes = (files, events, search, chat, personas, turns, journal, memory, context, health, web)
     for module in routes:
         app.include_router(module.router)
-    # services/gateway/static/ is reserved for the web client (a later issue)
+    web.mount_static(app)
     FastAPIInstrumentor.instrument_app(app, excluded_urls="healthz,readyz")
     return app
 

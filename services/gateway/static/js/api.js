@@ -1,0 +1,162 @@
+// The public REST + SSE API, and nothing else: every call the client makes goes through here.
+
+const KEY_STORAGE = "artisan.apiKey";
+
+export class ApiError extends Error {
+  constructor(status, detail) {
+    super(detail);
+    this.status = status;
+  }
+}
+
+export const NETWORK_DOWN =
+  "Can't reach Artisan. Check that it is running (`artisan up`); this page reconnects by itself.";
+
+export function storedKey() {
+  return localStorage.getItem(KEY_STORAGE);
+}
+
+export function storeKey(key) {
+  localStorage.setItem(KEY_STORAGE, key);
+}
+
+export function forgetKey() {
+  localStorage.removeItem(KEY_STORAGE);
+}
+
+/** Listeners told when the key is refused (401), so the page can ask for a new one. */
+const unauthorizedListeners = new Set();
+export function onUnauthorized(listener) {
+  unauthorizedListeners.add(listener);
+}
+
+async function send(path, { method = "GET", json, body, key = storedKey(), signal } = {}) {
+  const headers = { Authorization: `Bearer ${key}` };
+  if (json !== undefined) {
+    headers["Content-Type"] = "application/json";
+    body = JSON.stringify(json);
+  }
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body, signal });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new ApiError(0, NETWORK_DOWN);
+  }
+  if (!response.ok) {
+    const error = new ApiError(response.status, await errorDetail(response));
+    if (response.status === 401) unauthorizedListeners.forEach((listener) => listener(error));
+    throw error;
+  }
+  return response;
+}
+
+async function errorDetail(response) {
+  try {
+    const payload = await response.json();
+    if (typeof payload.detail === "string") return payload.detail;
+    // FastAPI's validation errors are a list of {loc, msg}
+    if (Array.isArray(payload.detail)) {
+      return payload.detail.map((item) => `${item.loc?.slice(1).join(".")}: ${item.msg}`).join("; ");
+    }
+  } catch {
+    // not JSON: fall through to the status text
+  }
+  return `${response.status} ${response.statusText || "error"}: try again.`;
+}
+
+function parseJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+async function getJson(path, options) {
+  const response = await send(path, options);
+  return response.json();
+}
+
+export const api = {
+  personas: (key) => getJson("/v1/personas", { key }),
+  turns: (before) => getJson(`/v1/turns?limit=20${before ? `&before=${encodeURIComponent(before)}` : ""}`),
+  turn: (id) => getJson(`/v1/turns/${id}`),
+  star: (id, starred) => getJson(`/v1/turns/${id}/star`, { method: starred ? "POST" : "DELETE" }),
+  deleteTurn: (id) => send(`/v1/turns/${id}`, { method: "DELETE" }),
+  files: () => getJson("/v1/files"),
+  file: (id) => getJson(`/v1/files/${id}`),
+  chunks: (id) => getJson(`/v1/files/${id}/chunks`),
+  deleteFile: (id) => send(`/v1/files/${id}`, { method: "DELETE" }),
+  retryFile: (id) => getJson(`/v1/files/${id}/retry`, { method: "POST" }),
+  instructions: (persona) => getJson(`/v1/instructions?persona=${encodeURIComponent(persona)}`),
+  memory: () => getJson("/v1/memory"),
+  deleteFact: (id) => send(`/v1/memory/${id}`, { method: "DELETE" }),
+
+  /**
+   * Upload one file, reporting the fraction of bytes sent (XHR: fetch has no upload progress).
+   * One request per file, so files upload in parallel and each fails on its own.
+   */
+  upload(file, onProgress = () => {}) {
+    const form = new FormData();
+    form.append("files", file, file.name);
+    return new Promise((resolve, reject) => {
+      const request = new XMLHttpRequest();
+      request.open("POST", "/v1/files");
+      request.setRequestHeader("Authorization", `Bearer ${storedKey()}`);
+      request.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
+      request.onerror = () => reject(new ApiError(0, NETWORK_DOWN));
+      request.onload = () => {
+        const payload = parseJson(request.responseText);
+        if (request.status === 202) return resolve(payload.items[0]);
+        const detail = typeof payload?.detail === "string" ? payload.detail : `${request.status}: upload failed; try again.`;
+        const error = new ApiError(request.status, detail);
+        if (request.status === 401) unauthorizedListeners.forEach((listener) => listener(error));
+        reject(error);
+      };
+      request.send(form);
+    });
+  },
+
+  /** Progress of every file: EventSource cannot send headers, hence the key in the query. */
+  events() {
+    return new EventSource(`/v1/events?api_key=${encodeURIComponent(storedKey())}`);
+  },
+
+  /** POST /v1/chat: yields {event, data} as the server sends them (token…, then done or error). */
+  async *chat(request, signal) {
+    const response = await send("/v1/chat", { method: "POST", json: request, signal });
+    yield* serverSentEvents(response.body, signal);
+  },
+};
+
+/** Parse a text/event-stream body (fetch, not EventSource: the chat is a POST). */
+export async function* serverSentEvents(body, signal) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let event = "message";
+  let data = [];
+  try {
+    while (!signal?.aborted) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      const lines = buffer.split(/\r\n|\r|\n/);
+      buffer = lines.pop();
+      for (const line of lines) {
+        if (line === "") {
+          if (data.length) yield { event, data: JSON.parse(data.join("\n")) };
+          event = "message";
+          data = [];
+        } else if (line.startsWith("event:")) {
+          event = line.slice(6).trim();
+        } else if (line.startsWith("data:")) {
+          data.push(line.slice(5).replace(/^ /, ""));
+        }
+        // comments (": ping") and ids are not needed here
+      }
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}

@@ -1,0 +1,368 @@
+// Files: uploads, the file button and its badge, the dropdown with live progress (SSE), details.
+
+import { api } from "./api.js";
+import { forgetFileChunks } from "./citation.js";
+import { el, formatSize, formatTime, iconButton, lineRange, notify, progressRing, reportError } from "./ui.js";
+
+const files = new Map(); // id -> {record, key: order of the last state shown, message}
+const uploading = new Map(); // client id -> {name, sent: 0..1}
+const listeners = { attach: () => {}, remove: () => {} };
+let source = null;
+let reconnectDelay = 1000;
+
+/** `attach(record)` is called for files uploaded from the input bar; `remove(id)` on deletion. */
+export function onFileEvents({ attach, remove }) {
+  Object.assign(listeners, { attach, remove });
+}
+
+export function fileRecord(id) {
+  return files.get(id)?.record;
+}
+
+export async function startFiles() {
+  await resync();
+  connectEvents();
+}
+
+export function stopFiles() {
+  source?.close();
+  source = null;
+  files.clear();
+  uploading.clear();
+  render();
+}
+
+async function resync() {
+  const { items } = await api.files();
+  const seen = new Set(items.map((record) => record.id));
+  for (const id of files.keys()) if (!seen.has(id)) files.delete(id);
+  items.forEach(takeRecord);
+  render();
+}
+
+// --- progress over SSE ------------------------------------------------------------------------
+
+function connectEvents() {
+  source?.close();
+  source = api.events();
+  let wasDown = false;
+  source.addEventListener("progress", (event) => applyProgress(JSON.parse(event.data)));
+  source.addEventListener("open", () => {
+    reconnectDelay = 1000;
+    document.getElementById("connection").hidden = true;
+    // files may have finished or vanished while we were away: the list is the truth
+    if (wasDown) resync().catch(reportError);
+    wasDown = false;
+  });
+  source.addEventListener("error", () => {
+    wasDown = true;
+    document.getElementById("connection").hidden = false;
+    if (source.readyState === EventSource.CLOSED) {
+      // the server answered with an error; EventSource gives up, so we try again ourselves
+      const closed = source;
+      setTimeout(() => closed === source && probeThenReconnect(), reconnectDelay);
+      reconnectDelay = Math.min(reconnectDelay * 2, 30000);
+    }
+  });
+}
+
+async function probeThenReconnect() {
+  try {
+    await api.files(); // a refused key shows the key screen instead of looping
+    connectEvents();
+  } catch (error) {
+    if (error.status !== 401) setTimeout(probeThenReconnect, reconnectDelay);
+  }
+}
+
+function orderKey(event) {
+  const finished = event.status === "ready" || event.status === "failed" ? 1 : 0;
+  return [event.attempt, event.progress, event.processed_chunks, finished];
+}
+
+function isNewer(key, than) {
+  if (than === null) return true;
+  for (let i = 0; i < key.length; i += 1) if (key[i] !== than[i]) return key[i] > than[i];
+  return false;
+}
+
+function applyProgress(event) {
+  const entry = files.get(event.file_id);
+  if (!entry) {
+    refreshRecord(event.file_id); // uploaded elsewhere (the CLI, another tab)
+    return;
+  }
+  const key = orderKey(event);
+  if (!isNewer(key, entry.key)) return; // events can arrive out of order; never go backwards
+  entry.key = key;
+  entry.message = event.message;
+  Object.assign(entry.record, progressOf({ ...event, processing_stage: event.stage }));
+  const finished = event.status !== "processing";
+  if (finished || (!entry.record.file_type && event.progress >= 30)) refreshRecord(event.file_id);
+  render();
+}
+
+const refreshing = new Set();
+
+/** Store a record read from the API; a live event may already be further along than the read,
+ * and progress never goes backwards on screen. */
+function takeRecord(record) {
+  const entry = files.get(record.id);
+  const behind = entry && record.status === "processing" && record.progress < entry.record.progress;
+  files.set(record.id, {
+    record: behind ? { ...record, ...progressOf(entry.record) } : record,
+    key: entry?.key ?? null,
+    message: behind ? entry.message : undefined,
+  });
+}
+
+function progressOf(record) {
+  const { status, processing_stage, progress, processed_chunks, total_chunks } = record;
+  return { status, processing_stage, progress, processed_chunks, total_chunks };
+}
+
+async function refreshRecord(id) {
+  if (refreshing.has(id)) return;
+  refreshing.add(id);
+  try {
+    takeRecord(await api.file(id));
+    render();
+  } catch (error) {
+    if (error.status === 404) {
+      files.delete(id);
+      render();
+    }
+  } finally {
+    refreshing.delete(id);
+  }
+}
+
+// --- uploads ------------------------------------------------------------------------------------
+
+let uploadCounter = 0;
+
+/** Upload every file in parallel; from the input bar they also become the next message's
+ * attachments. */
+export function uploadFiles(fileList, { attach = true } = {}) {
+  return Promise.all([...fileList].map((file) => uploadOne(file, attach)));
+}
+
+async function uploadOne(file, attach) {
+  const clientId = `upload-${(uploadCounter += 1)}`;
+  uploading.set(clientId, { name: file.name, sent: 0 });
+  render();
+  try {
+    const record = await api.upload(file, (sent) => {
+      uploading.get(clientId).sent = sent;
+      render();
+    });
+    takeRecord(record);
+    if (record.duplicate) notify(`'${record.filename}' is already uploaded; using the file you have.`);
+    if (attach) listeners.attach(record);
+  } catch (error) {
+    reportError(error, `Uploading '${file.name}'`);
+  } finally {
+    uploading.delete(clientId);
+    render();
+  }
+}
+
+async function deleteFile(record) {
+  if (!window.confirm(`Delete '${record.filename}' and everything Artisan learned from it?`)) return;
+  try {
+    await api.deleteFile(record.id);
+  } catch (error) {
+    if (error.status !== 404) return reportError(error, `Deleting '${record.filename}'`);
+  }
+  files.delete(record.id);
+  forgetFileChunks(record.id);
+  listeners.remove(record.id);
+  const dialog = document.getElementById("file-dialog");
+  if (dialog.open && dialog.dataset.fileId === record.id) dialog.close();
+  notify(`Deleted '${record.filename}'.`);
+  render();
+}
+
+async function retryFile(record) {
+  try {
+    const fresh = await api.retryFile(record.id);
+    files.set(record.id, { record: fresh, key: null, message: undefined });
+    render();
+  } catch (error) {
+    reportError(error, `Retrying '${record.filename}'`);
+  }
+}
+
+// --- the file button, its badge and the dropdown -----------------------------------------------
+
+function stageText(entry) {
+  if (entry.record.status === "failed") return "Failed";
+  return entry.message || entry.record.progress_message;
+}
+
+function counts() {
+  let processing = uploading.size;
+  let ready = 0;
+  for (const { record } of files.values()) {
+    if (record.status === "processing") processing += 1;
+    if (record.status === "ready") ready += 1;
+  }
+  return { processing, ready };
+}
+
+function render() {
+  renderBadge();
+  renderList();
+}
+
+function renderBadge() {
+  const button = document.getElementById("files-button");
+  const badge = document.getElementById("files-badge");
+  const { processing, ready } = counts();
+  button.classList.toggle("busy", processing > 0);
+  badge.hidden = processing === 0 && ready === 0;
+  badge.textContent = String(processing || ready);
+  const state = processing ? `${processing} processing` : `${ready} ready`;
+  button.setAttribute("aria-label", files.size || uploading.size ? `Files: ${state}` : "Files");
+  button.title = button.getAttribute("aria-label");
+}
+
+function renderList() {
+  const list = document.getElementById("file-list");
+  const rows = [...uploading.values()].map(uploadRow);
+  const records = [...files.values()].sort((a, b) => b.record.uploaded_at.localeCompare(a.record.uploaded_at));
+  rows.push(...records.map(fileRow));
+  if (!rows.length) {
+    rows.push(el("li", { class: "empty" }, "No files yet. Use the paperclip, or drop files on the message bar."));
+  }
+  // rows are rebuilt on every progress event: keep keyboard focus on the same control
+  const focused = document.activeElement?.closest(".file-row") && document.activeElement;
+  const focusedRow = focused?.closest(".file-row").dataset.fileId;
+  const focusedLabel = focused?.getAttribute("aria-label") ?? focused?.textContent;
+  list.replaceChildren(...rows);
+  if (focusedRow) {
+    const row = list.querySelector(`[data-file-id="${focusedRow}"]`);
+    const controls = row ? [...row.querySelectorAll("button")] : [];
+    (controls.find((b) => (b.getAttribute("aria-label") ?? b.textContent) === focusedLabel) ?? controls[0])?.focus();
+  }
+}
+
+function uploadRow(upload) {
+  // bytes sent are the upload stage, 0–10%
+  const percent = Math.floor(upload.sent * 10);
+  return el(
+    "li",
+    { class: "file-row", dataset: { status: "uploading" } },
+    progressRing(percent, "processing"),
+    el("div", { class: "file-main" }, el("span", { class: "file-name" }, upload.name),
+      el("span", { class: "file-meta" }, el("span", { class: "stage" }, "Uploading…"))),
+  );
+}
+
+function fileRow(entry) {
+  const { record } = entry;
+  const failed = record.status === "failed";
+  return el(
+    "li",
+    { class: "file-row", dataset: { fileId: record.id, status: record.status } },
+    progressRing(record.progress, record.status),
+    el(
+      "div",
+      { class: "file-main" },
+      el("button", { type: "button", class: "file-name link", onclick: () => openFileDetail(record.id) }, record.filename),
+      el(
+        "span",
+        { class: "file-meta" },
+        record.file_type ? el("span", { class: `tag ${record.file_type}` }, record.file_type) : null,
+        el("span", { class: "stage" }, stageText(entry)),
+      ),
+      failed ? el("p", { class: "error-text" }, record.error_message || "Processing failed.") : null,
+    ),
+    el(
+      "span",
+      { class: "file-actions" },
+      failed ? iconButton("retry", `Retry ${record.filename}`, () => retryFile(record)) : null,
+      iconButton("paperclip", `Attach ${record.filename} to your next message`, () => listeners.attach(record)),
+      iconButton("trash", `Delete ${record.filename}`, () => deleteFile(record)),
+    ),
+  );
+}
+
+export function setupFileMenu() {
+  const button = document.getElementById("files-button");
+  const dropdown = document.getElementById("files-dropdown");
+  const close = () => {
+    dropdown.hidden = true;
+    button.setAttribute("aria-expanded", "false");
+  };
+  button.addEventListener("click", () => {
+    const opening = dropdown.hidden;
+    dropdown.hidden = !opening;
+    button.setAttribute("aria-expanded", String(opening));
+    if (opening) dropdown.querySelector("button")?.focus();
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !dropdown.hidden && !document.querySelector("dialog[open]")) {
+      close();
+      button.focus();
+    }
+  });
+  document.addEventListener("click", (event) => {
+    if (!dropdown.hidden && !dropdown.contains(event.target) && !button.contains(event.target)) close();
+  });
+  document.getElementById("file-dialog").addEventListener("close", () => {
+    if (!dropdown.hidden) dropdown.querySelector("button")?.focus();
+  });
+  render();
+}
+
+// --- one file in detail ------------------------------------------------------------------------
+
+export async function openFileDetail(id) {
+  const dialog = document.getElementById("file-dialog");
+  const body = dialog.querySelector(".dialog-body");
+  dialog.dataset.fileId = id;
+  dialog.querySelector("h2").textContent = files.get(id)?.record.filename ?? "File";
+  body.replaceChildren(el("p", { class: "muted" }, "Loading…"));
+  if (!dialog.open) dialog.showModal();
+  try {
+    const [record, chunks] = await Promise.all([api.file(id), api.chunks(id)]);
+    body.replaceChildren(...fileDetail(record, chunks.items));
+  } catch (error) {
+    body.replaceChildren(el("p", { class: "error-text" }, error.message));
+  }
+}
+
+function fileDetail(record, chunks) {
+  const facts = [
+    record.file_type ?? "not classified yet",
+    record.status,
+    formatSize(record.size),
+    `${record.total_chunks} chunk${record.total_chunks === 1 ? "" : "s"}`,
+    `uploaded ${formatTime(record.uploaded_at)}`,
+  ];
+  return [
+    el("p", { class: "muted" }, facts.join(" · ")),
+    el("h3", {}, "Summary"),
+    el("p", { class: "summary" }, record.summary || (record.status === "ready" ? "No summary." : "The summary is written when processing ends.")),
+    el("h3", {}, `Chunks (${chunks.length})`),
+    chunks.length ? el("ol", { class: "chunks" }, chunks.map(chunkItem)) : el("p", { class: "muted" }, "No chunks yet."),
+  ];
+}
+
+function chunkItem(chunk) {
+  const strategic = chunk.chunk_type === "strategic";
+  const meta = [chunk.chunk_type, strategic && chunk.salience_score ? `salience ${chunk.salience_score}/10` : null,
+    lineRange(chunk.line_start, chunk.line_end)].filter(Boolean).join(" · ");
+  return el(
+    "li",
+    { class: `chunk ${chunk.chunk_type}`, dataset: { chunkId: chunk.id } },
+    el("h4", {}, el("span", { class: `tag ${chunk.chunk_type}` }, `#${chunk.chunk_index + 1}`), " ", chunk.title),
+    el("p", { class: "muted" }, meta),
+    strategic && chunk.chunk_essence ? el("p", {}, el("strong", {}, "Essence: "), chunk.chunk_essence) : null,
+    strategic && chunk.decision_arc_summary ? el("p", {}, el("strong", {}, "Decision arc: "), chunk.decision_arc_summary) : null,
+    strategic
+      ? el("details", {}, el("summary", {}, "Source text"), el("pre", { class: "passage" }, chunk.text))
+      : el("pre", { class: "passage" }, chunk.text),
+  );
+}

@@ -1,0 +1,86 @@
+// Start-up: ask for the API key once (kept in this browser), then wire the views together.
+
+import { api, forgetKey, onUnauthorized, storedKey, storeKey } from "./api.js";
+import { clearConversation, loadHistory, sendMessage, setupHistoryPaging, updateEmptyState } from "./chat.js";
+import { attach, detach, setupComposer } from "./composer.js";
+import { onFileEvents, setupFileMenu, startFiles, stopFiles } from "./files.js";
+import { refreshMemory, setupMemoryPanel } from "./memory.js";
+import { setupPersonas } from "./personas.js";
+import { reportError } from "./ui.js";
+
+const keyScreen = document.getElementById("key-screen");
+const app = document.getElementById("app");
+
+async function start() {
+  setupComposer(sendMessage);
+  setupFileMenu();
+  setupMemoryPanel();
+  setupHistoryPaging();
+  onFileEvents({ attach, remove: detach });
+  onUnauthorized((error) => askForKey(error.message));
+  document.getElementById("sign-out").addEventListener("click", () => {
+    forgetKey();
+    askForKey("Enter an API key to continue.");
+  });
+  document.getElementById("key-form").addEventListener("submit", submitKey);
+
+  // `artisan up` can print a link with the key in the fragment, which never reaches a server
+  const fromLink = new URLSearchParams(location.hash.slice(1)).get("key");
+  if (fromLink) {
+    history.replaceState(null, "", location.pathname);
+    await connect(fromLink);
+  } else if (storedKey()) {
+    await connect(storedKey());
+  } else {
+    askForKey();
+  }
+}
+
+async function submitKey(event) {
+  event.preventDefault();
+  const input = document.getElementById("key-input");
+  const key = input.value.trim();
+  if (!key) return showKeyError("Paste the API key that `artisan up` printed.");
+  await connect(key);
+}
+
+/** Check the key with a real call; on success keep it and open the app. */
+async function connect(key) {
+  let personas;
+  try {
+    personas = await api.personas(key);
+  } catch (error) {
+    askForKey(error.status === 401 ? "That key was refused: check it and paste it again." : error.message);
+    return;
+  }
+  storeKey(key);
+  keyScreen.hidden = true;
+  app.hidden = false;
+  setupPersonas(personas.items, () => {
+    updateEmptyState();
+    refreshMemory();
+  });
+  document.getElementById("message").focus();
+  try {
+    await Promise.all([startFiles(), loadHistory()]);
+  } catch (error) {
+    reportError(error);
+  }
+}
+
+function askForKey(message = "") {
+  stopFiles();
+  clearConversation();
+  app.hidden = true;
+  keyScreen.hidden = false;
+  showKeyError(message);
+  document.getElementById("key-input").focus();
+}
+
+function showKeyError(message) {
+  const error = document.getElementById("key-error");
+  error.textContent = message;
+  error.hidden = !message;
+}
+
+start();

@@ -1,0 +1,100 @@
+// Small DOM helpers shared by the views: element building, icons, notices, dates.
+
+/** Build an element: el("button", {class: "x", onclick}, "text", child). Text is never HTML. */
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else if (name === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  node.append(...children.flat().filter((child) => child !== null && child !== undefined));
+  return node;
+}
+
+// Icons are constant markup written here, never data from the API.
+const ICONS = {
+  paperclip:
+    '<path d="M21 12.5 12.6 20.9a5.5 5.5 0 0 1-7.8-7.8l8.9-8.9a3.7 3.7 0 0 1 5.2 5.2l-8.9 8.9a1.8 1.8 0 0 1-2.6-2.6l8.2-8.2"/>',
+  files:
+    '<path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8z"/><path d="M14 3v5h5M9 13h6M9 17h6"/>',
+  send: '<path d="M4 12 20 4l-6 16-3-7z"/><path d="m11 13 9-9"/>',
+  trash:
+    '<path d="M4 7h16M10 11v6M14 11v6M6 7l1 12a2 2 0 0 0 2 2h6a2 2 0 0 0 2-2l1-12M9 7V4h6v3"/>',
+  star: '<path d="m12 3 2.8 5.7 6.2.9-4.5 4.4 1 6.2-5.5-2.9-5.5 2.9 1-6.2L3 9.6l6.2-.9z"/>',
+  retry: '<path d="M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7"/>',
+  close: '<path d="M6 6l12 12M18 6 6 18"/>',
+  memory:
+    '<path d="M9 4a3 3 0 0 0-3 3 3 3 0 0 0-2 5 3 3 0 0 0 2 5 3 3 0 0 0 6 1V5a3 3 0 0 0-3-1zM15 4a3 3 0 0 1 3 3 3 3 0 0 1 2 5 3 3 0 0 1-2 5 3 3 0 0 1-6 1"/>',
+  key: '<circle cx="8" cy="15" r="4"/><path d="m11 12 9-9M17 6l3 3M15 8l2 2"/>',
+};
+
+export function icon(name) {
+  const span = el("span", { class: "icon", "aria-hidden": "true" });
+  span.innerHTML = `<svg viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round">${ICONS[name]}</svg>`;
+  return span;
+}
+
+/** A button with an icon and an accessible name (shown as a tooltip too). */
+export function iconButton(name, label, onclick, attributes = {}) {
+  return el("button", { type: "button", class: "icon-button", "aria-label": label, title: label, onclick, ...attributes }, icon(name));
+}
+
+const NOTICE_SECONDS = 8;
+
+/** A message at the top of the page; errors stay until dismissed, others fade. */
+export function notify(message, kind = "info") {
+  const region = document.getElementById("notices");
+  const notice = el(
+    "div",
+    { class: `notice ${kind}`, role: kind === "error" ? "alert" : "status" },
+    el("p", {}, message),
+    iconButton("close", "Dismiss", () => notice.remove()),
+  );
+  region.append(notice);
+  if (kind !== "error") setTimeout(() => notice.remove(), NOTICE_SECONDS * 1000);
+  return notice;
+}
+
+/** Report a failed API call (ApiError or anything thrown) as a readable notice. */
+export function reportError(error, prefix = "") {
+  if (error?.name === "AbortError") return;
+  if (error?.status === 401) return; // the key screen says it
+  const message = error?.message || String(error);
+  notify(prefix ? `${prefix}: ${message}` : message, "error");
+}
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+export function formatTime(iso) {
+  return timeFormat.format(new Date(iso));
+}
+
+export function formatSize(bytes) {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export function lineRange(start, end) {
+  if (start == null) return "";
+  return start === end ? `line ${start}` : `lines ${start}–${end}`;
+}
+
+/** An SVG ring filled to `percent`, with the number inside. */
+export function progressRing(percent, status) {
+  const radius = 15;
+  const circumference = 2 * Math.PI * radius;
+  const filled = (circumference * Math.max(0, Math.min(100, percent))) / 100;
+  const ring = el("span", {
+    class: `ring ${status}`,
+    role: "progressbar",
+    "aria-valuemin": "0",
+    "aria-valuemax": "100",
+    "aria-valuenow": String(percent),
+  });
+  ring.innerHTML = `<svg viewBox="0 0 36 36" width="36" height="36" aria-hidden="true"><circle class="track" cx="18" cy="18" r="${radius}"/><circle class="fill" cx="18" cy="18" r="${radius}" stroke-dasharray="${filled} ${circumference}" transform="rotate(-90 18 18)"/></svg>`;
+  ring.append(el("span", { class: "ring-label" }, status === "failed" ? "!" : `${percent}%`));
+  return ring;
+}
