@@ -1,5 +1,6 @@
 """Read queries for the context of a chat turn (seed 002 P1-P5, seed 003 summaries), each scoped
-by user. A turn that is another persona's instruction is never read for a persona: isolation."""
+by user. A turn that is another persona's instruction is never read for a persona, nor is another
+persona's turn before its journal row says whether it is one: isolation."""
 
 from collections.abc import Sequence
 from uuid import UUID
@@ -12,8 +13,11 @@ Conn = asyncpg.Connection | asyncpg.Pool
 CUT_COLUMNS = """j.turn_id, j.persona_name, j.boss_essence, j.persona_essence,
     j.decision_arc_summary, j.salience_score, j.is_instruction, j.instruction_scope,
     j.created_at"""
-# a turn the persona may see: not an instruction scoped to someone else ($2: the persona)
-_VISIBLE = """NOT coalesce(j.is_instruction AND j.instruction_scope NOT IN ('global', $2), false)"""
+# a turn the persona may see ($2: the persona): once journaled, any but an instruction scoped
+# to someone else; before (or if journaling fails), only its own persona's, since nothing yet
+# says whose instruction it may be
+_VISIBLE = """CASE WHEN j.turn_id IS NULL THEN s.persona_name = $2
+    ELSE NOT coalesce(j.is_instruction AND j.instruction_scope NOT IN ('global', $2), false) END"""
 
 
 async def recent_turns(

@@ -1,9 +1,11 @@
 """What reaches a persona's context, through the real bus and pipeline: another persona's
 instruction never does (as a turn, a journal entry or a memory fact)."""
 
+import asyncpg
 import httpx
 import pytest
 
+from shared.db.turns import NewTurn, insert_turn
 from tests.helpers import import_turns, wait_journaled
 from tests.integration.test_context import all_ids, preview, section
 
@@ -26,3 +28,19 @@ async def test_a_preference_told_to_one_persona_is_no_fact_for_the_others(
     assert "sports analogies" in str(vlad["sections"])
     facts = (await api_client.get("/v1/memory")).json()["items"]
     assert [f["fact"] for f in facts] == ["The user is the CFO of Borealis."]
+
+
+async def test_a_turn_not_yet_journaled_is_seen_only_by_its_own_persona(
+    api_client: httpx.AsyncClient, db: asyncpg.Pool
+) -> None:
+    """Until its cut says whose instruction it is (or forever, if journaling fails)."""
+    user_id = api_client.user_id  # type: ignore[attr-defined]
+    message = "Vlad, never use sports analogies."
+    turn = NewTurn(user_id=user_id, persona_name="vlad", user_message=message, ai_response="OK.")
+    row = await insert_turn(db, turn)  # stored, not yet announced: no journal row
+
+    gunnar = await preview(api_client, "gunnar", "Any advice on pricing?")
+    assert str(row["id"]) not in all_ids(gunnar)
+    assert "sports analogies" not in str(gunnar["sections"])
+    vlad = await preview(api_client, "vlad", "Any advice on pricing?")
+    assert [i["id"] for i in section(vlad, "recent_turns")] == [str(row["id"])]
