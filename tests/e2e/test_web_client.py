@@ -244,3 +244,63 @@ async def test_progress_reconnects_after_a_gateway_restart(
     await wait_for_status(web_user.client, record["id"], "ready")
     await page.locator("#files-button").click()
     await expect(file_row(page, "later.md")).to_have_attribute("data-status", "ready")
+
+
+async def test_html_in_a_quoted_passage_is_shown_as_text_never_run(
+    page: Page, web_system: Stack, web_user: WebUser
+) -> None:
+    payload = '<img src=x onerror="window.pwned=1">'
+    notes = f"# Launch notes\n\nThe launch codename is Bluebird {payload} and it ships in May.\n"
+    record = await upload(web_user.client, "launch.md", notes)
+    await wait_for_status(web_user.client, record["id"], "ready")
+    await open_app(page, web_system, web_user)
+    await page.locator("#message").fill("What is the launch codename?")
+    await page.keyboard.press("Enter")
+    answer = page.locator(".turn[data-turn-id]:not([data-turn-id='']) .answer")
+    await expect(answer).to_contain_text(f"Bluebird {payload} and it ships")
+    assert await answer.locator("img").count() == 0
+    assert await page.evaluate("window.pwned") is None
+
+
+async def test_history_loads_on_open_and_older_pages_on_scroll(
+    page: Page, web_system: Stack, web_user: WebUser
+) -> None:
+    turns = [
+        {
+            "persona": "kirby",
+            "user_message": f"Question number {n}",
+            "ai_response": f"Answer number {n}",
+            "created_at": f"2026-01-01T10:{n:02d}:00Z",
+        }
+        for n in range(45)
+    ]
+    response = await web_user.client.post("/v1/turns/import", json={"turns": turns})
+    assert response.status_code == 202, response.text
+    await open_app(page, web_system, web_user)
+    shown = page.locator(".turn .user-text")
+    await expect(shown).to_have_count(20)  # the newest page, newest at the bottom
+    await expect(shown.last).to_have_text("Question number 44")
+    for expected in (40, 45):
+        await page.locator("#conversation").evaluate("box => { box.scrollTop = 0; }")
+        await expect(shown).to_have_count(expected)
+    await expect(shown.first).to_have_text("Question number 0")
+
+
+async def test_keyboard_alone_sends_and_works_the_file_menu(
+    page: Page, web_system: Stack, web_user: WebUser
+) -> None:
+    await open_app(page, web_system, web_user)
+    await expect(page.locator("#message")).to_be_focused()
+    await page.keyboard.type("Who are you?")
+    await page.keyboard.press("Enter")
+    await expect(page.locator(".turn[data-turn-id]:not([data-turn-id=''])")).to_have_count(1)
+    await expect(page.locator("#message")).to_have_value("")
+    await page.keyboard.press("Tab")
+    await expect(page.get_by_role("button", name="Send")).to_be_focused()
+    await page.keyboard.press("Tab")
+    await expect(page.locator("#files-button")).to_be_focused()
+    await page.keyboard.press("Enter")
+    await expect(page.locator("#files-dropdown")).to_be_visible()
+    await page.keyboard.press("Escape")
+    await expect(page.locator("#files-dropdown")).to_be_hidden()
+    await expect(page.locator("#files-button")).to_be_focused()

@@ -5,6 +5,10 @@ import { marked } from "../vendor/marked/marked.esm.js";
 import { el } from "./ui.js";
 
 const REF = /\[Ref:\s*(\d+)\]/g;
+const ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+// Answers quote files verbatim: HTML in them is text to show, never markup to run or render.
+marked.use({ renderer: { html: ({ text }) => text.replace(/[&<>"']/g, (c) => ENTITIES[c]) } });
 
 DOMPurify.addHook("afterSanitizeAttributes", (node) => {
   if (node.tagName === "A") {
