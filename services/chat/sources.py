@@ -1,4 +1,5 @@
-"""The texts an answer may quote (stored chunk text, or a journal cut) and the citations it made."""
+"""The texts an answer may quote (stored chunk text, a stored summary, or a journal cut) and the
+citations it made."""
 
 import re
 from uuid import UUID
@@ -6,35 +7,58 @@ from uuid import UUID
 import asyncpg
 
 from shared.contracts import Citation, ContextBundle
-from shared.db import chunks
+from shared.db import chunks, files
 from shared.providers.local.answer_check import cited_refs, split_claims
+
+SUMMARY_KINDS = frozenset({"file_summary", "section_summary"})
 
 
 async def load_passages(pool: asyncpg.Pool, user_id: UUID, bundle: ContextBundle) -> dict[int, str]:
-    """For each reference: its chunk's stored text (the user's own), else the text in context."""
+    """For each reference, what it may be quoted from: a passage's stored chunk text, a summary's
+    stored summary (the user's own, either), else the text in context."""
+    kinds = item_kinds(bundle)
     in_context = {item.ref: item.text for s in bundle.sections for item in s.items if item.ref}
     passages = {}
     for reference in bundle.references:
         text = in_context.get(reference.ref)
         if reference.chunk_id is not None:
-            row = await chunks.get_chunk(pool, chunk_id=reference.chunk_id)
-            text = row["text"] if row is not None and row["user_id"] == user_id else None
+            text = await stored_text(pool, user_id, reference, kinds.get(reference.ref))
         if text:
             passages[reference.ref] = text
     return passages
 
 
+async def stored_text(
+    pool: asyncpg.Pool, user_id: UUID, reference: Citation, kind: str | None
+) -> str | None:
+    if kind == "file_summary" and reference.file_id is not None:
+        record = await files.get_file(pool, user_id=user_id, file_id=reference.file_id)
+        return record["summary"] if record is not None else None
+    row = await chunks.get_chunk(pool, chunk_id=reference.chunk_id)
+    if row is None or row["user_id"] != user_id:
+        return None
+    return row["summary"] if kind == "section_summary" else row["text"]
+
+
+def item_kinds(bundle: ContextBundle) -> dict[int, str]:
+    return {item.ref: item.kind for s in bundle.sections for item in s.items if item.ref}
+
+
 def final_citations(answer: str, bundle: ContextBundle, passages: dict[int, str]) -> list[Citation]:
-    """The references the answer cites, in order; a file reference's snippet becomes the
-    exact passage text of the first sentence citing it, when the sentence quotes it."""
+    """The references the answer cites, in order; a file passage's snippet becomes the exact
+    chunk text of the first sentence citing it, when the sentence quotes it. A summary's
+    snippet stays the one its reference holds: summary text is not chunk text, and a snippet
+    is always an exact substring of the cited chunk."""
     by_ref = {reference.ref: reference for reference in bundle.references}
+    kinds = item_kinds(bundle)
     claims = split_claims(answer)
     result = []
     for ref in cited_refs(answer):
         citation = by_ref.get(ref)
         if citation is None:
             continue
-        if citation.chunk_id is not None and ref in passages:
+        quotes_chunk = citation.chunk_id is not None and kinds.get(ref) not in SUMMARY_KINDS
+        if quotes_chunk and ref in passages:
             quoted = (find_quote(c.statement, passages[ref]) for c in claims if ref in c.refs)
             snippet = next((q for q in quoted if q), None)
             if snippet:

@@ -119,9 +119,21 @@ def best_sentences(question: str, found: list[Candidate]) -> list[Candidate]:
 
 
 def summary_sentences(request: AnswerInput) -> list[Candidate]:
-    """For summary questions: the opening sentences of the summaries, in bundle order."""
-    found = [c for c in candidates(request) if _kind_of(request.bundle, c.ref) in SUMMARY_KINDS]
-    return found[:SUMMARY_SENTENCES]
+    """For summary questions: the opening sentences of the summaries, in bundle order, each said
+    once (a file's summary lists its sections' summaries, which follow it in the bundle)."""
+    chosen: list[Candidate] = []
+    said: list[str] = []
+    for candidate in candidates(request):
+        if _kind_of(request.bundle, candidate.ref) not in SUMMARY_KINDS:
+            continue
+        phrase = f" {' '.join(words(candidate.text))} "
+        if any(phrase in earlier for earlier in said):
+            continue
+        chosen.append(candidate)
+        said.append(phrase)
+        if len(chosen) == SUMMARY_SENTENCES:
+            break
+    return chosen
 
 
 def _kind_of(bundle: ContextBundle, ref: int) -> str:
