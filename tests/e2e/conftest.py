@@ -15,6 +15,7 @@ import pytest
 from playwright.async_api import Browser, Page, async_playwright
 
 from shared.launcher.stack import Stack
+from tests.conftest import TEST_ENV
 from tests.helpers import client_for_new_user, own_stack
 
 # as root, with no network beyond the machine: no sandbox, no background connections
@@ -37,7 +38,7 @@ def chromium_path() -> str | None:
 
 @pytest.fixture(scope="module")
 def web_system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    env = {"ARTISAN_MAX_UPLOAD_BYTES": str(UPLOAD_LIMIT)}
+    env = {**TEST_ENV, "ARTISAN_MAX_UPLOAD_BYTES": str(UPLOAD_LIMIT)}
     with own_stack(tmp_path_factory.mktemp("web"), env=env) as stack:
         yield stack
 

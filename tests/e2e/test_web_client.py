@@ -175,6 +175,31 @@ async def test_an_oversized_file_shows_the_413_message(
     assert (await web_user.client.get("/v1/files")).json()["items"] == []
 
 
+async def test_a_failed_file_shows_its_reason_and_can_be_retried(
+    page: Page, web_system: Stack, web_user: WebUser
+) -> None:
+    await open_app(page, web_system, web_user)
+    binary = {"name": "photo.txt", "mimeType": "text/plain", "buffer": bytes(range(256)) * 8}
+    await page.locator("#file-input").set_input_files(binary)
+    await page.locator("#files-button").click()
+    row = file_row(page, "photo.txt")
+    await expect(row).to_have_attribute("data-status", "failed", timeout=30_000)
+    [failed] = (await web_user.client.get("/v1/files")).json()["items"]
+    await expect(row.locator(".error-text")).to_have_text(failed["error_message"])
+    await expect(row.locator(".ring-label")).to_have_text("!")
+
+    await row.get_by_role("button", name="Retry photo.txt").click()
+    for _ in range(300):  # the retry is a new attempt, which fails again for the same reason
+        again = (await web_user.client.get(f"/v1/files/{failed['id']}")).json()
+        if again["status"] == "failed" and again["updated_at"] != failed["updated_at"]:
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError(f"the retry did not run: {again}")
+    await expect(row).to_have_attribute("data-status", "failed")
+    await expect(row.locator(".error-text")).to_have_text(again["error_message"])
+
+
 async def test_a_wrong_key_is_refused_with_a_message(page: Page, web_system: Stack) -> None:
     await page.goto(web_system.gateway_url)
     await page.fill("#key-input", "ak_not-a-key")

@@ -2,6 +2,7 @@
 
 import { api } from "./api.js";
 import { forgetFileChunks } from "./citation.js";
+import { renderMarkdown } from "./markdown.js";
 import { el, formatSize, formatTime, iconButton, lineRange, notify, progressRing, reportError } from "./ui.js";
 
 const files = new Map(); // id -> {record, key: order of the last state shown, message}
@@ -344,10 +345,17 @@ function fileDetail(record, chunks) {
   return [
     el("p", { class: "muted" }, facts.join(" · ")),
     el("h3", {}, "Summary"),
-    el("p", { class: "summary" }, record.summary || (record.status === "ready" ? "No summary." : "The summary is written when processing ends.")),
+    summaryView(record),
     el("h3", {}, `Chunks (${chunks.length})`),
     chunks.length ? el("ol", { class: "chunks" }, chunks.map(chunkItem)) : el("p", { class: "muted" }, "No chunks yet."),
   ];
+}
+
+function summaryView(record) {
+  const view = el("div", { class: "summary markdown" });
+  if (record.summary) renderMarkdown(view, record.summary);
+  else view.append(record.status === "ready" ? "No summary." : "The summary is written when processing ends.");
+  return view;
 }
 
 function chunkItem(chunk) {
