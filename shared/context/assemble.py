@@ -23,7 +23,7 @@ from shared.context.files import (
     FileContext,
     attachment_candidates,
     search_context,
-    summary_context,
+    summary_question_context,
 )
 from shared.context.intent import is_summary_question
 from shared.context.relevance import text_relevance
@@ -173,10 +173,15 @@ async def build_context(
             )
             found = FileContext(path="search")
             if summary_path:
-                found = await summary_context(
-                    conn, user_id=request.user_id, query=request.query, file_ids=scope
+                found = await summary_question_context(
+                    conn,
+                    user_id=request.user_id,
+                    query=request.query,
+                    file_ids=scope,
+                    passages=settings.file_passages,
                 )
-            if not found.candidates:  # a specific question, or no summaries stored yet
+            if not summary_path or (found.path == "summary" and not found.candidates):
+                # a specific question, or files without summaries stored yet
                 found = await search_context(
                     conn,
                     user_id=request.user_id,
@@ -234,11 +239,13 @@ async def build_context(
 
 
 async def _confidence(pool: asyncpg.Pool, filled: Filled, stats: TermStats) -> float:
-    """The best relevance among the loaded file passages and citable journal items."""
+    """The best relevance among the loaded file passages and citable journal items; a summary
+    asked for as it is (of the attached files, or of everything) is fully relevant, one of a
+    topic's files as relevant as the topic's words found it."""
     best = 0.0
     for c in filled.loaded:
         if c.kind in ("file_summary", "section_summary"):
-            best = 1.0
+            best = max(best, 1.0 if c.score is None else c.score)
         elif c.kind == "chunk" and c.score is not None:
             best = max(best, c.score)
     journal = [c.text for c in filled.loaded if c.kind in JOURNAL_KINDS and c.citation]

@@ -1,5 +1,6 @@
-"""File context (seed 003): stored summaries for summary questions, hybrid search with the
-0.7 → 0.5 → 0.3 relevance fallback for specific ones; attachments as references (seed 004)."""
+"""File context (seed 003): stored summaries for summary questions (of the files a question's
+topic concerns, when it names one), hybrid search with the 0.7 → 0.5 → 0.3 relevance fallback
+for specific ones; attachments as references (seed 004)."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -9,10 +10,11 @@ import asyncpg
 
 from shared.context import render
 from shared.context.budget import Candidate
-from shared.context.relevance import first_tier
+from shared.context.intent import summary_topic
+from shared.context.relevance import FALLBACK_TIERS, first_tier, text_relevance
 from shared.context.snippets import snippet_for
 from shared.db import context as queries
-from shared.db.search import TermStats, hybrid_search
+from shared.db.search import TermStats, hybrid_search, term_stats
 
 SEARCH_DEPTH = 20  # hits ranked before the relevance tiers pick the best few
 
@@ -82,6 +84,73 @@ async def summary_context(
                     )
                 )
     return FileContext("summary", candidates, 1.0 if candidates else 0.0)
+
+
+async def summary_question_context(
+    conn: asyncpg.Connection | asyncpg.Pool,
+    *,
+    user_id: UUID,
+    query: str,
+    file_ids: Sequence[UUID] | None,
+    passages: int,
+) -> FileContext:
+    """Path B: the attached files' summaries; with none attached, those of the files the
+    question's topic concerns, or of the newest files when it names no topic."""
+    topic = summary_topic(query) if file_ids is None else ""
+    if topic:
+        found = await topical_summary_context(
+            conn, user_id=user_id, query=query, topic=topic, passages=passages
+        )
+        if found is not None:
+            return found
+    return await summary_context(conn, user_id=user_id, query=query, file_ids=file_ids)
+
+
+async def topical_summary_context(
+    conn: asyncpg.Connection | asyncpg.Pool,
+    *,
+    user_id: UUID,
+    query: str,
+    topic: str,
+    passages: int,
+) -> FileContext | None:
+    """Path B for a summary question about something ("an overview of our pricing"), no file
+    attached: the summaries of the files whose summaries or passages the topic's words find,
+    as relevant as the best of those; the passages when none of those files has summaries
+    yet; nothing (so the answer refuses) when no file is about it. None when the topic has no
+    searchable word: a summary of everything."""
+    stats = await term_stats(conn, user_id=user_id, text=topic)
+    if not stats.terms:
+        return None
+    about = await search_context(
+        conn,
+        user_id=user_id,
+        query=topic,
+        stats=stats,
+        vector=None,
+        vector_weight=0.0,
+        file_ids=None,
+        passages=passages,
+    )
+    relevance: dict[UUID, float] = {}
+    for hit in about.candidates:
+        file_id = hit.citation["file_id"]
+        relevance[file_id] = max(relevance.get(file_id, 0.0), hit.score or 0.0)
+    found = await summary_context(conn, user_id=user_id, query=query, file_ids=None)
+    missing = relevance.keys() - {c.citation["file_id"] for c in found.candidates}
+    if missing:
+        more = await summary_context(conn, user_id=user_id, query=query, file_ids=list(missing))
+        found.candidates += more.candidates
+    scores = await text_relevance(conn, stats, [c.text for c in found.candidates])
+    for summary, score in zip(found.candidates, scores, strict=True):
+        file_id = summary.citation["file_id"]
+        relevance[file_id] = max(relevance.get(file_id, 0.0), score)
+    kept = [c for c in found.candidates if relevance[c.citation["file_id"]] >= FALLBACK_TIERS[-1]]
+    for candidate in kept:
+        candidate.score = round(relevance[candidate.citation["file_id"]], 4)
+    if not kept:
+        return about
+    return FileContext("summary", kept, max(c.score for c in kept))
 
 
 async def search_context(

@@ -4,6 +4,7 @@ and section summaries, each sentence once, citations quoting the summarised chun
 import httpx
 import pytest
 
+from shared.providers.local.answer import REFUSAL
 from shared.providers.local.answer_check import split_claims
 from tests.integration.test_chat import HIRING_PLAN, PRICING_MEMO, chat, ready_file
 
@@ -31,3 +32,26 @@ async def test_a_summary_answer_quotes_the_stored_summaries_once_each(
     for citation in done["citations"]:
         assert citation["file_id"] == memo["id"]
         assert citation["snippet"] and citation["snippet"] in texts[citation["chunk_id"]]
+
+
+async def test_a_summary_of_something_no_file_is_about_gets_the_refusal(
+    api_client: httpx.AsyncClient,
+) -> None:
+    memo = await ready_file(api_client, "pricing.md", PRICING_MEMO)
+    hiring = await ready_file(api_client, "hiring.md", HIRING_PLAN)
+    question = "Give me an overview of our Mars colony budget"
+    _, done = await chat(api_client, persona="gunnar", message=question)
+    assert (done["answer"], done["refused"], done["citations"]) == (REFUSAL, True, [])
+
+    _, done = await chat(api_client, persona="gunnar", message="Give me an overview of hiring")
+    assert not done["refused"] and done["citations"], done
+    assert {c["file_id"] for c in done["citations"]} == {hiring["id"]}
+
+    for question in ("What is this about?", "Summarise this document"):
+        _, done = await chat(
+            api_client, persona="kirby", message=question, attachments=[memo["id"]]
+        )
+        assert not done["refused"], (question, done)
+        assert {c["file_id"] for c in done["citations"]} == {memo["id"]}
+    _, done = await chat(api_client, persona="kirby", message="Summarise my files")
+    assert not done["refused"] and done["citations"], done

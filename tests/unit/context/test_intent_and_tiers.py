@@ -2,7 +2,7 @@
 
 import pytest
 
-from shared.context.intent import is_summary_question
+from shared.context.intent import is_summary_question, summary_topic
 from shared.context.relevance import first_tier
 
 
@@ -28,6 +28,24 @@ def test_summary_questions(question: str) -> None:
 )
 def test_specific_questions(question: str) -> None:
     assert not is_summary_question(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "topic"),
+    [
+        ("Give me an overview of our Mars colony budget", "Mars colony budget"),
+        ("summary of the pricing memo", "pricing memo"),
+        ("Can you summarise everything about hiring?", "hiring"),
+        ("Summarise this document", ""),
+        ("What is this about?", ""),
+        ("Give me a quick overview of my files, please", ""),
+        ("tl;dr", ""),
+    ],
+)
+def test_a_summary_questions_topic_is_its_words_besides_the_asking(
+    question: str, topic: str
+) -> None:
+    assert summary_topic(question) == topic
 
 
 def hits(*relevances: float) -> list[dict]:
