@@ -29,6 +29,14 @@ def marker(kind: str) -> str:
     return f"[redacted {kind}]"
 
 
+_MARKER = re.compile(r"\[redacted\b[^\]]*\]", re.IGNORECASE)  # marker(), or a model's rewording
+
+
+def holds_marker(text: str) -> bool:
+    """True when the text carries a marker: a secret was there, redacted before it was read."""
+    return bool(_MARKER.search(text))
+
+
 # Word-level secrets: the value follows a password/PIN word and a separator ("is", ":", "=").
 _PASSWORD_WORDS = r"(?:pass(?:word|phrase|code|wd)|pwd|pin(?:\s+(?:code|number))?)"
 _PASSWORD = re.compile(

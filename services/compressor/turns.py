@@ -9,7 +9,7 @@ from shared.providers.local.instructions import (
     directive_sentences,
     without_directives,
 )
-from shared.secrets import contains_secret, redact
+from shared.secrets import contains_secret, holds_marker, redact
 
 MIN_FACT_CONFIDENCE = 0.8
 
@@ -30,7 +30,8 @@ async def cut_turn(turn: asyncpg.Record) -> TurnCut:
 
 
 async def remembered_facts(turn: asyncpg.Record, cut: TurnCut) -> list[MemoryFact]:
-    """Facts above the confidence bar; one holding a secret is refused, not redacted."""
+    """Facts above the confidence bar; one holding a secret is refused, not redacted, and so is
+    one holding a redaction marker (the stored message was redacted before it was read)."""
     message = fact_source(turn["user_message"], cut)
     if not message:
         return []
@@ -40,7 +41,9 @@ async def remembered_facts(turn: asyncpg.Record, cut: TurnCut) -> list[MemoryFac
     return [
         fact
         for fact in facts
-        if fact.confidence > MIN_FACT_CONFIDENCE and not contains_secret(fact.fact)
+        if fact.confidence > MIN_FACT_CONFIDENCE
+        and not contains_secret(fact.fact)
+        and not holds_marker(fact.fact)
     ]
 
 

@@ -1,9 +1,10 @@
 """What a turn's memory facts may be drawn from: never an instruction's directive (facts reach
 every persona, an instruction only its scope)."""
 
-from services.compressor.turns import fact_source
+from services.compressor.turns import fact_source, remembered_facts
 from shared.providers.base import TurnCut
 from shared.providers.local.memory import facts_in
+from shared.secrets import redact
 
 
 def cut(is_instruction: bool, scope: str | None) -> TurnCut:
@@ -39,3 +40,11 @@ def test_a_scoped_instruction_the_rules_cannot_place_gives_no_facts() -> None:
 def test_a_turn_that_is_no_instruction_is_read_whole() -> None:
     message = "I prefer short answers with the numbers first."
     assert fact_source(message, cut(False, None)) == message
+
+
+async def test_a_fact_holding_a_redaction_marker_is_refused() -> None:
+    """Chat and import redact the message first: the secret is a marker by then, not a secret."""
+    message = redact("I am the admin and my password is hunter2xyz. I run a bakery.").text
+    turn = {"user_message": message, "ai_response": "Noted.", "persona_name": "gunnar"}
+    facts = await remembered_facts(turn, cut(False, None))
+    assert [f.fact for f in facts] == ["The user runs a bakery."]
