@@ -208,7 +208,7 @@ async def test_a_wrong_key_is_refused_with_a_message(page: Page, web_system: Sta
     await expect(page.locator("#app")).to_be_hidden()
 
 
-async def test_instructions_are_listed_per_persona_and_can_be_forgotten(
+async def test_instructions_and_facts_are_listed_per_persona_and_can_be_forgotten(
     page: Page, web_system: Stack, web_user: WebUser
 ) -> None:
     await open_app(page, web_system, web_user)
@@ -218,7 +218,7 @@ async def test_instructions_are_listed_per_persona_and_can_be_forgotten(
     await page.keyboard.press("Enter")
     await expect(page.locator(".turn[data-turn-id]:not([data-turn-id=''])")).to_have_count(1)
 
-    await page.get_by_role("button", name="Memory").click()
+    await page.get_by_role("button", name="Memory", exact=True).click()
     panel = page.locator("#memory-panel")
 
     async def instructions_of(persona: str) -> Locator:
@@ -241,6 +241,21 @@ async def test_instructions_are_listed_per_persona_and_can_be_forgotten(
     await expect(page.locator(".turn[data-turn-id]")).to_have_count(0)  # its turn went with it
     instructions = (await web_user.client.get("/v1/instructions")).json()["items"]
     assert instructions == []
+
+    # a durable fact learned from a turn, forgotten from the same panel
+    await page.locator("#message").fill("I am the head of finance at Acme.")
+    await page.keyboard.press("Enter")
+    known = panel.locator(".memory-section", has_text="What Artisan knows")
+    for _ in range(100):
+        await page.get_by_role("button", name="Memory", exact=True).click()  # closed
+        await page.get_by_role("button", name="Memory", exact=True).click()  # opened again: re-read
+        if await known.locator("li").count():
+            break
+        await asyncio.sleep(0.2)
+    await expect(known.locator("li")).to_contain_text("head of finance at Acme")
+    await known.get_by_role("button", name="Forget this fact").click()
+    await expect(known.locator("li")).to_have_count(0)
+    assert (await web_user.client.get("/v1/memory")).json()["items"] == []
 
 
 async def test_usable_at_375_pixels(page: Page, web_system: Stack, web_user: WebUser) -> None:
