@@ -3,12 +3,13 @@
 import logging
 from collections.abc import Sequence
 from http import HTTPStatus
-from typing import Any
+from typing import Annotated, Any
 
 import asyncpg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import AfterValidator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from services.gateway.uploads import UploadRejected
@@ -30,6 +31,16 @@ _DATABASE_ERRORS = (
     asyncpg.exceptions.CannotConnectNowError,
     asyncpg.exceptions.ConnectionDoesNotExistError,
 )
+
+
+def refuse_nul(text: str) -> str:
+    """PostgreSQL text cannot hold NUL: refused up front, with the field named, never a 500."""
+    if "\x00" in text:
+        raise ValueError("contains a NUL character (\\u0000), which cannot be stored; remove it")
+    return text
+
+
+StorableText = Annotated[str, AfterValidator(refuse_nul)]  # text a request may send to be stored
 
 
 def describe_validation_errors(errors: Sequence[Any]) -> str:

@@ -8,6 +8,8 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
+from services.gateway.errors import StorableText
+
 MAX_IMPORT_TURNS = 1000
 
 
@@ -65,9 +67,9 @@ class TurnList(BaseModel):
 
 
 class ImportTurn(BaseModel):
-    persona: str = Field(description="a persona name, see GET /v1/personas")
-    user_message: str = Field(min_length=1)
-    ai_response: str
+    persona: StorableText = Field(description="a persona name, see GET /v1/personas")
+    user_message: StorableText = Field(min_length=1)
+    ai_response: StorableText
     created_at: datetime | None = Field(None, description="ISO 8601; naive times are UTC")
 
 

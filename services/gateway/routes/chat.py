@@ -19,6 +19,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from services.gateway.auth import CurrentUser
 from services.gateway.deps import Broker, Pool
+from services.gateway.errors import StorableText
 from services.gateway.schemas import ErrorResponse
 from services.gateway.streams import PING_SECONDS, SEND_TIMEOUT_SECONDS
 from shared.config import ChatSettings, chat_settings
@@ -36,7 +37,7 @@ NOT_RUNNING = (
 
 class ChatBody(BaseModel):
     persona: str = Field(description="a name from GET /v1/personas")
-    message: str = Field(description="your question or message")
+    message: StorableText = Field(description="your question or message")
     attachments: list[UUID] = Field(
         default_factory=list, description="ids of your files to restrict the answer to"
     )

@@ -7,6 +7,7 @@ from fastapi import APIRouter, HTTPException, Query
 
 from services.gateway.auth import CurrentUser
 from services.gateway.deps import FILE_NOT_FOUND, Broker, Pool
+from services.gateway.errors import StorableText
 from services.gateway.schemas import ErrorResponse
 from shared.config import chat_settings
 from shared.context.client import ContextBuildFailed, ContextUnavailable, request_context
@@ -33,7 +34,7 @@ async def preview_context(
     pool: Pool,
     broker: Broker,
     persona: Annotated[str, Query(min_length=1, description="who would answer")],
-    q: Annotated[str, Query(min_length=1, description="the question")],
+    q: Annotated[StorableText, Query(min_length=1, description="the question")],
     attach: Annotated[list[str] | None, Query(description="file ids to attach")] = None,
 ) -> ContextBundle:
     """The context a question would load: sections by priority, tokens, references."""

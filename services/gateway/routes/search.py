@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field
 
 from services.gateway.auth import CurrentUser
 from services.gateway.deps import Pool
+from services.gateway.errors import StorableText
 from services.gateway.schemas import ErrorResponse
 from shared.config import model_settings
 from shared.context.snippets import snippet_for
@@ -41,7 +42,7 @@ class SearchResults(BaseModel):
 async def search(
     user: CurrentUser,
     pool: Pool,
-    q: Annotated[str, Query(min_length=1, max_length=2000, description="the question")],
+    q: Annotated[StorableText, Query(min_length=1, max_length=2000, description="the question")],
     limit: Annotated[int, Query(ge=1, le=50)] = 10,
 ) -> SearchResults:
     """Hybrid search (full text + vectors) over your chunks."""
