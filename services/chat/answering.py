@@ -97,7 +97,7 @@ async def _answer(
             user_id=request.user_id,
             persona_name=persona.name,
             user_message=message,
-            ai_response=outcome.answer,
+            ai_response=redact(outcome.answer).text,  # as import stores it: a quote may hold one
             model=outcome.usage.model,
             prompt_tokens=outcome.usage.prompt_tokens,
             completion_tokens=outcome.usage.completion_tokens,

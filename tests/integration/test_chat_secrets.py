@@ -6,7 +6,7 @@ import httpx
 import pytest
 
 from tests.helpers import import_turns, wait_journaled
-from tests.integration.test_chat import chat, wait_for_journal
+from tests.integration.test_chat import chat, ready_file, wait_for_journal
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -34,3 +34,18 @@ async def test_a_secret_typed_into_the_chat_is_in_no_fact_and_no_export(
     for text in export.values():
         assert secret not in text and "sk-proj" not in text and "redacted" not in text
     assert "bakery in Oslo" in export["USER_MEMORY.md"]
+
+
+async def test_an_answer_quoting_a_secret_from_a_file_is_stored_redacted(
+    api_client: httpx.AsyncClient, db: asyncpg.Pool
+) -> None:
+    key = "sk-proj-Q8vR2mT6yW1zX4cB7nL0pK3j"
+    notes = f"# Staging\n\nThe staging deploy uses the API key {key} for the payment sandbox.\n"
+    await ready_file(api_client, "staging.md", notes)
+    _, done = await chat(api_client, persona="kirby", message="Which API key does staging use?")
+    assert not done["refused"], done
+    row = await wait_for_journal(db, done["turn_id"])
+    assert key not in row["ai_response"] and "[redacted API key]" in row["ai_response"]
+    assert "payment sandbox" in row["ai_response"]
+    listed = (await api_client.get(f"/v1/turns/{done['turn_id']}")).json()
+    assert key not in listed["ai_response"]
