@@ -31,7 +31,8 @@ from shared.db.turns import NewTurn, insert_turn
 from shared.personas import Persona, get_persona, is_name_question, persona_names
 from shared.providers import registry
 from shared.providers.base import AnswerInput, AnswerStream
-from shared.providers.local.answer import word_pieces
+from shared.providers.local.answer import REFUSAL, word_pieces
+from shared.providers.local.answer_check import cited_refs
 from shared.providers.usage import WorkContext, working_on
 from shared.secrets import redact
 
@@ -147,7 +148,8 @@ async def _grounded(
 async def checked_outcome(
     answer_input: AnswerInput, draft: str, stream: AnswerStream, *, enabled: bool
 ) -> Outcome:
-    """Call 1B over the draft, unless switched off or the draft is the refusal."""
+    """Call 1B over the draft, unless switched off or the draft is the refusal; a check that
+    removes every cited sentence leaves nothing grounded, so the answer becomes the refusal."""
     if not enabled or stream.refused:
         return Outcome(draft.strip(), stream.refused, stream.usage, [], answer_input)
     checked = await registry.answer_checker().check_answer(answer_input, draft)
@@ -157,6 +159,8 @@ async def checked_outcome(
             "completion_tokens": stream.usage.completion_tokens + checked.completion_tokens,
         }
     )
+    if checked.removed and not cited_refs(checked.answer):
+        return Outcome(REFUSAL, True, usage, checked.removed, answer_input)
     return Outcome(checked.answer.strip(), False, usage, checked.removed, answer_input)
 
 

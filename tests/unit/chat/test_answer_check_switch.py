@@ -3,7 +3,7 @@
 from services.chat.answering import checked_outcome
 from shared.personas import get_persona
 from shared.providers.base import AnswerInput
-from shared.providers.local.answer import LocalAnswerer
+from shared.providers.local.answer import REFUSAL, LocalAnswerer
 from tests.unit.chat.bundles import PRICING, file_bundle
 
 DRAFT = "Pro is $49 per seat per month. [Ref: 1] The office moves to Lisbon. [Ref: 1]"
@@ -37,3 +37,13 @@ async def test_a_refusal_is_not_checked() -> None:
     stream.refused = True
     outcome = await checked_outcome(request, "I can't find that.", stream, enabled=True)
     assert (outcome.refused, outcome.removed) == (True, [])
+
+
+async def test_a_check_that_removes_every_cited_sentence_makes_the_refusal() -> None:
+    request = answer_input()
+    draft = f"{request.persona.lead_in}\n\nThe office moves to Lisbon. [Ref: 1]"
+    outcome = await checked_outcome(
+        request, draft, LocalAnswerer().stream_answer(request), enabled=True
+    )
+    assert (outcome.answer, outcome.refused) == (REFUSAL, True)
+    assert outcome.removed == ["The office moves to Lisbon."]
