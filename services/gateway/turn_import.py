@@ -22,9 +22,17 @@ _IMPORT_NAMESPACE = uuid.UUID("0b9f6a52-2f4e-4c39-8f57-7d1f0e3c6a21")
 _PUBLISH_BATCH = 100
 
 
-def import_turn_id(user_id: UUID, created_at: datetime | None, persona: str, message: str) -> UUID:
-    """The same turn imported twice has the same id, so it is stored once."""
-    stamp = created_at.astimezone(UTC).isoformat() if created_at else ""
+def import_turn_id(
+    user_id: UUID, created_at: datetime | None, persona: str, message: str, *, untimed: str
+) -> UUID:
+    """The same turn imported twice has the same id, so it is stored once. A turn without a
+    time is told apart by `untimed` (its place in the request and its answer): two untimed
+    "ok" turns to one persona are two turns, and re-sending the request stores them once."""
+    if created_at is None:
+        return uuid.uuid5(
+            _IMPORT_NAMESPACE, f"{user_id}\x1f\x1f{persona}\x1f{message}\x1f{untimed}"
+        )
+    stamp = created_at.astimezone(UTC).isoformat()
     return uuid.uuid5(_IMPORT_NAMESPACE, f"{user_id}\x1f{stamp}\x1f{persona}\x1f{message}")
 
 
@@ -57,17 +65,20 @@ def new_turns(user_id: UUID, turns: Sequence[ImportTurn]) -> list[NewTurn]:
     prepared = []
     for index, turn in enumerate(turns):
         persona = turn.persona.strip().lower()
-        message = redact(turn.user_message).text
+        message, answer = redact(turn.user_message).text, redact(turn.ai_response).text
         created_at = turn.created_at
         if created_at is not None and created_at.tzinfo is None:
             created_at = created_at.replace(tzinfo=UTC)
+        turn_id = import_turn_id(
+            user_id, created_at, persona, message, untimed=f"{index}\x1f{answer}"
+        )
         prepared.append(
             NewTurn(
-                id=import_turn_id(user_id, created_at, persona, message),
+                id=turn_id,
                 user_id=user_id,
                 persona_name=persona,
                 user_message=message,
-                ai_response=redact(turn.ai_response).text,
+                ai_response=answer,
                 imported=True,
                 created_at=created_at or now + timedelta(microseconds=index),
             )

@@ -233,3 +233,12 @@ async def test_a_turn_without_a_time_is_stored_now_and_in_order(
     listed = (await api_client.get("/v1/turns")).json()["items"]
     assert [t["user_message"] for t in listed] == ["message 2", "message 1", "message 0"]
     assert all(datetime.fromisoformat(r["created_at"]) >= before for r in records)
+
+
+async def test_identical_untimed_turns_are_each_stored_once(api_client: httpx.AsyncClient) -> None:
+    turns = [{"persona": "vlad", "user_message": "ok", "ai_response": "ok"}] * 2
+    first = await import_turns(api_client, turns)
+    again = await import_turns(api_client, turns)
+    assert len({r["id"] for r in first}) == 2
+    assert [r["id"] for r in again] == [r["id"] for r in first]
+    assert len((await api_client.get("/v1/turns")).json()["items"]) == 2
