@@ -6,12 +6,15 @@ optional `lead_in`, the persona's one-line opening for extractive answers) and a
 `## Voice` section (how the persona speaks, given to the answering model).
 """
 
+import logging
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from shared.prompts import PROMPTS_DIR, PromptError, split_front_matter
 
+logger = logging.getLogger(__name__)
 PERSONAS_DIR = PROMPTS_DIR / "personas"
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _REQUIRED_KEYS = ("name", "display_name", "role", "description")
@@ -79,13 +82,19 @@ def _sections(name: str, body: str) -> dict[str, str]:
 
 
 @lru_cache
-def load_personas() -> dict[str, Persona]:
-    """Every persona file, by name, parsed once per process."""
+def load_personas(directory: Path = PERSONAS_DIR) -> dict[str, Persona]:
+    """Every persona file, by name, parsed once per process. A malformed file is skipped with
+    a warning that says what is wrong: one bad drop-in must not take every persona down."""
     personas = {}
-    for path in sorted(PERSONAS_DIR.glob("*.md")):
-        if path.stem != "README":
+    for path in sorted(directory.glob("*.md")):
+        if path.stem == "README":
+            continue
+        try:
             persona = parse_persona(path.read_text(encoding="utf-8"), expected_name=path.stem)
-            personas[persona.name] = persona
+        except (PromptError, OSError, UnicodeDecodeError) as exc:
+            logger.warning("persona file %s skipped: %s", path, exc)
+            continue
+        personas[persona.name] = persona
     return personas
 
 

@@ -9,20 +9,18 @@ about the business ("we never hit our Q3 target", "always-on pricing is a risk")
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
+from shared.personas import load_personas
 from shared.providers.local.text import sentence_spans
 
-KNOWN_PERSONAS: tuple[str, ...] = ("gunnar", "vlad", "kirby", "stefan", "ananya", "samara")
 GLOBAL_SCOPE = "global"
 
-_PERSONA_NAMES = "|".join(KNOWN_PERSONAS)
-# words that may open a clause before its verb: vocatives, politeness, discourse fillers
-_LEAD_WORDS = re.compile(
-    r"^(?:(?:please|pls|also|and|but|so|oh|ok|okay|hey|hi|just|seriously|again|one more thing"
+# words that may open a clause before its verb: vocatives, politeness, discourse fillers (the
+# personas' names join them in _names())
+_LEAD_WORDS = (
+    r"please|pls|also|and|but|so|oh|ok|okay|hey|hi|just|seriously|again|one more thing"
     r"|guys|team|folks|all of you|everyone|everybody|any of you|each of you|you all"
-    rf"|{_PERSONA_NAMES})"
-    r"\b[\s!,.:]*)+",
-    re.IGNORECASE,
 )
 # imperatives that, at the start of a clause, speak to the persona about its conduct
 _IMPERATIVE = re.compile(
@@ -82,20 +80,39 @@ _BEHAVIOUR = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE_BREAK = re.compile(r"\s*(?:[,;:()]|—|–|\s-\s)\s*")
-# "like Vlad", "than Gunnar": a name compared with, not spoken to
-_NAME_AS_ADDRESSEE = re.compile(
-    rf"(?<!\blike )(?<!\bthan )(?<!\bfrom )(?<!\bwith )\b(?P<name>{_PERSONA_NAMES})\b",
-    re.IGNORECASE,
-)
 _GLOBAL_ADDRESS = re.compile(
     r"\b(?:all of you|every(?:one|body)|any of you|each of you|every one of you|you all|y'all"
     r"|all (?:the |my )?(?:personas|advisors|advisers|assistants|experts|bots|of them)"
     r"|every persona|whoever (?:answers|responds|replies))\b",
     re.IGNORECASE,
 )
-_OPENING_VOCATIVE = re.compile(
-    rf"^\W*(?:hi|hey|hello|ok|okay|dear)?\W*(?P<name>{_PERSONA_NAMES})\b"
-)
+
+
+@dataclass(frozen=True)
+class _NamePatterns:
+    lead_words: re.Pattern[str]
+    addressee: re.Pattern[str]  # "like Vlad", "than Gunnar": a name compared with, not spoken to
+    opening_vocative: re.Pattern[str]
+
+
+def known_personas() -> tuple[str, ...]:
+    """Every persona's name: a file dropped into prompts/personas/ adds one."""
+    return tuple(load_personas())
+
+
+@lru_cache
+def _names() -> _NamePatterns:
+    """The patterns that recognise the personas' names, built once their files are read."""
+    names = "|".join(re.escape(name) for name in sorted(known_personas(), key=len, reverse=True))
+    names = names or "(?!)"  # no persona file: no name can be spoken to
+    return _NamePatterns(
+        lead_words=re.compile(rf"^(?:(?:{_LEAD_WORDS}|{names})\b[\s!,.:]*)+", re.IGNORECASE),
+        addressee=re.compile(
+            rf"(?<!\blike )(?<!\bthan )(?<!\bfrom )(?<!\bwith )\b(?P<name>{names})\b",
+            re.IGNORECASE,
+        ),
+        opening_vocative=re.compile(rf"^\W*(?:hi|hey|hello|ok|okay|dear)?\W*(?P<name>{names})\b"),
+    )
 
 
 @dataclass(frozen=True)
@@ -133,7 +150,7 @@ def is_directive(sentence: str) -> bool:
     lasting = bool(_LASTING.search(sentence))
     lead_in = False  # "From now on," alone addresses the clause after it
     for clause in _CLAUSE_BREAK.split(sentence):
-        core = _LEAD_WORDS.sub("", clause).strip()
+        core = _names().lead_words.sub("", clause).strip()
         if opening := _OPENING_LASTING.match(core):  # "from now on talk to me like …"
             core, lead_in = core[opening.end() :].strip(), True
         if not core:
@@ -173,19 +190,19 @@ def explicit_scope(message: str, directives: tuple[str, ...], persona: str) -> s
 
 def _named_personas(text: str) -> list[str]:
     """Known persona names used as addressees, in order of first mention."""
-    names = [match.group("name").lower() for match in _NAME_AS_ADDRESSEE.finditer(text)]
+    names = [match.group("name").lower() for match in _names().addressee.finditer(text)]
     return list(dict.fromkeys(names))
 
 
 def _opening_vocative(message: str) -> list[str]:
     """The persona a message greets at its start ("Hey Vlad! ..."), if any."""
-    match = _OPENING_VOCATIVE.match(message.lower())
+    match = _names().opening_vocative.match(message.lower())
     return [match.group("name")] if match else []
 
 
 def without_address(sentence: str) -> str:
     """A directive without its vocative and politeness ('Gunnar, please don't …' → "don't …")."""
-    return _LEAD_WORDS.sub("", sentence).strip() or sentence
+    return _names().lead_words.sub("", sentence).strip() or sentence
 
 
 def normalise_persona(persona: str) -> str:
@@ -200,6 +217,6 @@ def normalise_scope(scope: str | None, persona: str) -> str | None:
     cleaned = scope.strip().lower()
     if cleaned == GLOBAL_SCOPE or _GLOBAL_ADDRESS.fullmatch(cleaned) or cleaned in ("all", "any"):
         return GLOBAL_SCOPE
-    if cleaned in KNOWN_PERSONAS or (cleaned and cleaned == normalise_persona(persona)):
+    if cleaned in known_personas() or (cleaned and cleaned == normalise_persona(persona)):
         return cleaned
     return None

@@ -1,9 +1,13 @@
 """Personas load from prompts/personas/, each distinct, and malformed files are refused."""
 
+import logging
+from pathlib import Path
+
 import pytest
 
-from shared.personas import get_persona, load_personas, parse_persona, persona_names
+from shared.personas import PERSONAS_DIR, get_persona, load_personas, parse_persona, persona_names
 from shared.prompts import PromptError
+from shared.providers.local import instructions
 
 DEFAULTS = {"gunnar", "vlad", "kirby", "stefan", "ananya", "samara"}
 
@@ -47,3 +51,35 @@ def test_a_persona_file_parses_and_unwraps_its_sections() -> None:
 def test_malformed_persona_files_are_refused(source: str) -> None:
     with pytest.raises(PromptError):
         parse_persona(source)
+
+
+ZED = "---\nname: zed\ndisplay_name: Zed\nrole: Tester\ndescription: tests\n---\n"
+ZED += "## Profile\nI'm Zed.\n## Voice\nTerse.\n"
+
+
+def test_a_malformed_drop_in_is_skipped_with_a_warning_and_the_others_load(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    (tmp_path / "zed.md").write_text(ZED)
+    (tmp_path / "broken.md").write_text("---\nname: broken\n---\nno sections\n")
+    (tmp_path / "binary.md").write_bytes(b"\xff\xfe\x00")
+    with caplog.at_level(logging.WARNING, logger="shared.personas"):
+        personas = load_personas(tmp_path)
+    assert list(personas) == ["zed"]
+    assert "broken.md" in caplog.text and "binary.md" in caplog.text
+
+
+def test_a_drop_in_persona_can_be_given_instructions_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "zed.md").write_text(ZED)
+    (tmp_path / "gunnar.md").write_text((PERSONAS_DIR / "gunnar.md").read_text())
+    monkeypatch.setattr(instructions, "load_personas", lambda: load_personas(tmp_path))
+    instructions._names.cache_clear()
+    try:
+        found = instructions.detect_instruction("Zed, never use sports analogies.", "gunnar")
+        assert (found.is_instruction, found.scope) == (True, "zed")
+        assert instructions.normalise_scope("Zed", "gunnar") == "zed"
+        assert instructions.normalise_scope("vlad", "gunnar") is None  # not among these files
+    finally:
+        instructions._names.cache_clear()
