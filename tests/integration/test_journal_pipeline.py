@@ -138,7 +138,8 @@ async def test_memory_facts_appear_once_however_often_they_are_stated(
                 ("gunnar", "I am the head of sales at Acme. Our bottleneck is onboarding."),
                 ("vlad", "As I said: I am the Head of Sales at Acme! What about pricing?"),
                 ("kirby", "our bottleneck is   onboarding"),
-                ("samara", "I prefer short answers. We keep running into supplier delays."),
+                # "I prefer short answers" would be samara's instruction, so no fact
+                ("samara", "I prefer short meetings. We keep running into supplier delays."),
             ],
             start=1,
         )
@@ -151,7 +152,7 @@ async def test_memory_facts_appear_once_however_often_they_are_stated(
         ("company", "the company keeps running into supplier delays."),
         ("company", "the company's bottleneck is onboarding."),
         ("user", "the user is the head of sales at acme."),
-        ("user", "the user prefers short answers."),
+        ("user", "the user prefers short meetings."),
     ]
     assert all(0.8 < f["confidence"] <= 1 for f in facts)
     turn_ids = [r["id"] for r in records]
