@@ -270,22 +270,6 @@ async def test_usable_at_375_pixels(page: Page, web_system: Stack, web_user: Web
     await screenshot(page, "narrow")
 
 
-async def test_progress_reconnects_after_a_gateway_restart(
-    page: Page, web_system: Stack, web_user: WebUser
-) -> None:
-    await open_app(page, web_system, web_user)
-    web_system.supervisor.kill("gateway")
-    await expect(page.locator("#connection")).to_be_visible(timeout=15_000)
-    web_system.supervisor.start("gateway")
-    await expect(page.locator("#connection")).to_be_hidden(timeout=30_000)
-
-    # a file uploaded elsewhere (the CLI, another tab) shows up live on the reconnected stream
-    record = await upload(web_user.client, "later.md", documents.markdown())
-    await wait_for_status(web_user.client, record["id"], "ready")
-    await page.locator("#files-button").click()
-    await expect(file_row(page, "later.md")).to_have_attribute("data-status", "ready")
-
-
 async def test_html_in_a_quoted_passage_is_shown_as_text_never_run(
     page: Page, web_system: Stack, web_user: WebUser
 ) -> None:
@@ -344,3 +328,22 @@ async def test_keyboard_alone_sends_and_works_the_file_menu(
     await page.keyboard.press("Escape")
     await expect(page.locator("#files-dropdown")).to_be_hidden()
     await expect(page.locator("#files-button")).to_be_focused()
+
+
+async def test_progress_reconnects_after_a_gateway_restart(
+    page: Page, web_system: Stack, web_user: WebUser
+) -> None:
+    await open_app(page, web_system, web_user)
+    await expect(page.locator("body[data-stream=open]")).to_have_count(1)
+    web_system.supervisor.kill("gateway")
+    try:
+        await expect(page.locator("#connection")).to_be_visible(timeout=15_000)
+    finally:
+        web_system.supervisor.start("gateway")  # the other tests need it back in any case
+    await expect(page.locator("#connection")).to_be_hidden(timeout=30_000)
+
+    # a file uploaded elsewhere (the CLI, another tab) shows up live on the reconnected stream
+    record = await upload(web_user.client, "later.md", documents.markdown())
+    await wait_for_status(web_user.client, record["id"], "ready")
+    await page.locator("#files-button").click()
+    await expect(file_row(page, "later.md")).to_have_attribute("data-status", "ready")

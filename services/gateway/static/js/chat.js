@@ -155,7 +155,7 @@ function finishTurn(view, done) {
   }
   const tokens = done.sections.reduce((sum, section) => sum + Number(section.tokens || 0), 0);
   const used = done.sections.map((section) => `${section.name} ${section.tokens}`).join(" · ");
-  finished.querySelector(".assistant .body").append(
+  finished.querySelector(".actions").before(
     el("details", { class: "context-used" },
       el("summary", {}, `Context: ${tokens} tokens${notes.length ? ` · ${notes.join(" ")}` : ""}`),
       el("p", {}, used || "no context"),

@@ -20,14 +20,16 @@ export function fileRecord(id) {
   return files.get(id)?.record;
 }
 
-export async function startFiles() {
-  await resync();
+/** Follow progress; each time the stream (re)opens, the file list is read again — it is the
+ * truth for files that finished or vanished while the stream was down. */
+export function startFiles() {
   connectEvents();
 }
 
 export function stopFiles() {
   source?.close();
   source = null;
+  showStream("closed");
   files.clear();
   uploading.clear();
   render();
@@ -46,18 +48,14 @@ async function resync() {
 function connectEvents() {
   source?.close();
   source = api.events();
-  let wasDown = false;
   source.addEventListener("progress", (event) => applyProgress(JSON.parse(event.data)));
   source.addEventListener("open", () => {
     reconnectDelay = 1000;
-    document.getElementById("connection").hidden = true;
-    // files may have finished or vanished while we were away: the list is the truth
-    if (wasDown) resync().catch(reportError);
-    wasDown = false;
+    showStream("open");
+    resync().catch(reportError);
   });
   source.addEventListener("error", () => {
-    wasDown = true;
-    document.getElementById("connection").hidden = false;
+    showStream("down");
     if (source.readyState === EventSource.CLOSED) {
       // the server answered with an error; EventSource gives up, so we try again ourselves
       const closed = source;
@@ -65,6 +63,11 @@ function connectEvents() {
       reconnectDelay = Math.min(reconnectDelay * 2, 30000);
     }
   });
+}
+
+function showStream(state) {
+  document.body.dataset.stream = state;
+  document.getElementById("connection").hidden = state !== "down";
 }
 
 async function probeThenReconnect() {

@@ -61,10 +61,11 @@ async function connect(key) {
     refreshMemory();
   });
   document.getElementById("message").focus();
+  startFiles();
   try {
-    await Promise.all([startFiles(), loadHistory()]);
+    await loadHistory();
   } catch (error) {
-    reportError(error);
+    reportError(error, "Loading the conversation");
   }
 }
 
