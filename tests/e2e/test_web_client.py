@@ -160,6 +160,14 @@ async def test_upload_watch_progress_ask_and_open_a_citation(
     assert (await web_user.client.get(f"/v1/files/{file_id}")).status_code == 404
     await expect(page.locator("#files-badge")).to_have_text("2")
 
+    # and deleting the turn removes it from the conversation and from the server
+    await page.keyboard.press("Escape")
+    kept = page.locator(f'.turn[data-turn-id="{turn_id}"]')
+    await kept.get_by_role("button", name="Delete this turn").click()
+    await expect(kept).to_have_count(0)
+    await expect(page.locator("#empty-state")).to_be_visible()
+    assert (await web_user.client.get(f"/v1/turns/{turn_id}")).status_code == 404
+
 
 async def test_an_oversized_file_shows_the_413_message(
     page: Page, web_system: Stack, web_user: WebUser
