@@ -1,5 +1,6 @@
 """How each kind of context item reads in the prompt, and what its citation points at."""
 
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -7,6 +8,13 @@ from typing import Any
 from shared.context.snippets import query_words, snippet_for
 
 Row = Mapping[str, Any]
+# a past answer's citation markers point at that answer's sources, not at this context's refs
+_REF_MARKER = re.compile(r"\s*\[Ref:\s*\d+\]", re.IGNORECASE)
+
+
+def without_ref_markers(text: str) -> str:
+    """The text without its `[Ref: N]` markers (and the space before each)."""
+    return _REF_MARKER.sub("", text)
 
 
 def _when(moment: datetime | None) -> str:
@@ -14,28 +22,31 @@ def _when(moment: datetime | None) -> str:
 
 
 def turn_text(turn: Row) -> str:
-    """A full turn (P1, P2): when, which persona, what the user said and what it answered."""
+    """A full turn (P1, P2): when, which persona, what the user said and what it answered
+    (without its old citation markers)."""
     return (
         f"[{_when(turn['created_at'])} · {turn['persona_name']}]\n"
-        f"User: {turn['user_message']}\n"
-        f"{turn['persona_name']}: {turn['ai_response']}"
+        f"User: {without_ref_markers(turn['user_message'])}\n"
+        f"{turn['persona_name']}: {without_ref_markers(turn['ai_response'])}"
     )
 
 
 def cut_text(entry: Row) -> str:
-    """An Artisan Cut (P3, P4, P5): boss essence, persona essence, arc, persona and date."""
+    """An Artisan Cut (P4, P5): boss essence, persona essence, arc, persona and date (without
+    the old citation markers an essence drawn from an answer carries)."""
     return (
         f"[{_when(entry['created_at'])} · {entry['persona_name']}]"
-        f" Arc: {entry['decision_arc_summary']}\n"
-        f"Boss: {entry['boss_essence']}\n"
-        f"{entry['persona_name']}: {entry['persona_essence']}"
+        f" Arc: {without_ref_markers(entry['decision_arc_summary'])}\n"
+        f"Boss: {without_ref_markers(entry['boss_essence'])}\n"
+        f"{entry['persona_name']}: {without_ref_markers(entry['persona_essence'])}"
     )
 
 
 def instruction_text(entry: Row) -> str:
     scope = entry["instruction_scope"]
     who = "all personas" if scope == "global" else scope
-    return f"Instruction for {who} (given {_when(entry['created_at'])}): {entry['boss_essence']}"
+    given = _when(entry["created_at"])
+    return f"Instruction for {who} (given {given}): {without_ref_markers(entry['boss_essence'])}"
 
 
 def fact_text(fact: Row) -> str:

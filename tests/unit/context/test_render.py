@@ -1,0 +1,55 @@
+"""How past turns and cuts read in the context: their old [Ref: N] markers are left out (they
+point at that answer's sources, not at this context's refs); citations still quote the cut."""
+
+import uuid
+
+from shared.context import render
+from shared.context.assemble import Conversation, conversation_plans
+from tests.unit.context.test_priorities import T0, cut
+
+OLD_ANSWER = (
+    "Straight to it - here is what your records say.\n\n"
+    "We decided to move to usage tiers. [Ref: 2] The risk is churn among small teams. "
+    "[Ref: 1][Ref: 3]"
+)
+
+
+def turn(**fields: object) -> dict:
+    base = {
+        "id": uuid.uuid4(),
+        "persona_name": "gunnar",
+        "user_message": "Why usage tiers? See [Ref: 4]",
+        "ai_response": OLD_ANSWER,
+        "created_at": T0,
+        "turn_id": None,
+    }
+    return {**base, **fields}
+
+
+def test_ref_markers_are_removed_with_the_space_before_them() -> None:
+    assert render.without_ref_markers(OLD_ANSWER) == (
+        "Straight to it - here is what your records say.\n\n"
+        "We decided to move to usage tiers. The risk is churn among small teams."
+    )
+    assert render.without_ref_markers("no markers [Ref: x]") == "no markers [Ref: x]"
+
+
+def test_recent_and_starred_turns_and_journal_cuts_carry_no_old_ref_markers() -> None:
+    recent, starred = turn(), turn(is_starred=True)
+    essence = "We decided to move to usage tiers. [Ref: 2]"
+    entry = cut(5, persona_essence=essence, decision_arc_summary="Pricing: tiers [Ref: 2]")
+    rule = cut(
+        6, is_instruction=True, instruction_scope="gunnar", boss_essence="No jargon [Ref: 1]"
+    )
+    conversation = Conversation([recent], [starred], [rule], [], [entry], 2)
+    plans = conversation_plans(conversation, "usage tiers")
+    texts = [c.text for plan in plans for c in plan.candidates]
+    assert len(texts) == 4
+    for text in texts:
+        assert "[Ref:" not in text, text
+    assert "We decided to move to usage tiers. The risk is churn among small teams." in texts[0]
+    assert "gunnar: We decided to move to usage tiers." in texts[3]
+    journal = next(plan for plan in plans if plan.name == "journal")
+    # the citation quotes the stored cut exactly, as before
+    snippet = journal.candidates[0].citation["snippet"]
+    assert snippet in entry["boss_essence"] or snippet in essence
