@@ -1,13 +1,15 @@
-"""The texts an answer may quote (stored chunk text, a stored summary, or a journal cut) and the
-citations it made."""
+"""The texts an answer may quote (stored chunk text, a stored summary, or what a journal cut
+says) and the citations it made."""
 
 import re
 from uuid import UUID
 
 import asyncpg
 
+from shared.context.render import cut_passage, without_ref_markers
 from shared.contracts import Citation, ContextBundle
-from shared.db import chunks, files
+from shared.db import chunks, files, turns
+from shared.db.context import cuts_by_id
 from shared.providers.local.answer_check import cited_refs, split_claims
 
 SUMMARY_KINDS = frozenset({"file_summary", "section_summary"})
@@ -15,17 +17,38 @@ SUMMARY_KINDS = frozenset({"file_summary", "section_summary"})
 
 async def load_passages(pool: asyncpg.Pool, user_id: UUID, bundle: ContextBundle) -> dict[int, str]:
     """For each reference, what it may be quoted from: a passage's stored chunk text, a summary's
-    stored summary (the user's own, either), else the text in context."""
+    stored summary, a journal source's cut essences (not the header they are rendered under),
+    all the user's own; else the text in context."""
     kinds = item_kinds(bundle)
     in_context = {item.ref: item.text for s in bundle.sections for item in s.items if item.ref}
+    said = await journal_passages(pool, user_id, bundle)
     passages = {}
     for reference in bundle.references:
         text = in_context.get(reference.ref)
         if reference.chunk_id is not None:
             text = await stored_text(pool, user_id, reference, kinds.get(reference.ref))
+        elif reference.turn_id is not None:
+            text = said.get(reference.turn_id)
         if text:
             passages[reference.ref] = text
     return passages
+
+
+async def journal_passages(
+    pool: asyncpg.Pool, user_id: UUID, bundle: ContextBundle
+) -> dict[UUID, str]:
+    """What each cited past turn says: its cut's essences, or for a turn not yet journaled (a
+    starred one) the user's message, which its citation quotes."""
+    turn_ids = [r.turn_id for r in bundle.references if r.turn_id is not None]
+    if not turn_ids:
+        return {}
+    cuts = await cuts_by_id(pool, user_id=user_id, turn_ids=turn_ids)
+    said = {cut["turn_id"]: cut_passage(cut) for cut in cuts}
+    for turn_id in (t for t in turn_ids if t not in said):
+        turn = await turns.get_turn(pool, user_id=user_id, turn_id=turn_id)
+        if turn is not None:
+            said[turn_id] = without_ref_markers(turn["user_message"])
+    return said
 
 
 async def stored_text(

@@ -42,6 +42,14 @@ def cut_text(entry: Row) -> str:
     )
 
 
+def cut_passage(entry: Row) -> str:
+    """What a cut says, as an answer may quote it: the boss's and the persona's essences, a
+    blank line apart (no sentence runs from one into the other), without the header that
+    cut_text puts before them or old ref markers."""
+    essences = (entry["boss_essence"], entry["persona_essence"])
+    return "\n\n".join(without_ref_markers(e).strip() for e in essences if e and e.strip())
+
+
 def instruction_text(entry: Row) -> str:
     scope = entry["instruction_scope"]
     who = "all personas" if scope == "global" else scope

@@ -53,3 +53,10 @@ def test_recent_and_starred_turns_and_journal_cuts_carry_no_old_ref_markers() ->
     # the citation quotes the stored cut exactly, as before
     snippet = journal.candidates[0].citation["snippet"]
     assert snippet in entry["boss_essence"] or snippet in essence
+
+
+def test_a_cut_is_quoted_from_its_essences_without_header_or_old_markers() -> None:
+    entry = cut(7, persona_essence="We open the Berlin office in May. [Ref: 2]")
+    passage = render.cut_passage(entry)
+    assert passage == f"{entry['boss_essence']}\n\nWe open the Berlin office in May."
+    assert "Arc:" not in passage and "gunnar" not in passage
