@@ -4,7 +4,8 @@ A sentence clause is a directive when it is addressed to the persona (an imperat
 "don't", "never", "always", "stop", "avoid", "keep", a lead-in such as "from now on", or a
 phrase such as "I want you to", "you should", "I prefer") AND it speaks about response
 behaviour (style, format, tone, analogies, length, language, follow-up questions). Statements
-about the business ("we never hit our Q3 target", "always-on pricing is a risk") are neither.
+about the business ("we never hit our Q3 target", "always-on pricing is a risk") are neither,
+and nor is a request to keep information ("our staging password is ..., keep it handy").
 """
 
 import re
@@ -57,6 +58,20 @@ _ADDRESSED = re.compile(
     r"|(?:can|could|would|will) you (?:please )?(?:stop|always|never|avoid|not|keep|try))\b",
     re.IGNORECASE,
 )
+# how "keep it ..." describes an answer ("keep it short"; "keep it handy" is about information)
+_KEPT_STYLE = (
+    r"short(?:er)?|brief(?:er)?|simple(?:r)?|concise|tight(?:er)?|crisp|snappy|punchy|light"
+    r"|casual|formal|professional|friendly|clean|plain|focused|direct|high[- ]level"
+    r"|to the point|under \d+|below \d+|factual|neutral|real"
+)
+# a request to keep or remember information ("keep these references handy", "keep in mind
+# that ..."): it says nothing about how the persona responds, whatever words it holds
+_INFORMATION_REQUEST = re.compile(
+    r"^(?:keep|remember|save|store|note)\b.*?\b(?:handy|in mind|safe|on file|on record"
+    r"|for (?:later|reference|future reference|next time)|somewhere|track of"
+    r"|a (?:note|record|copy) of|hold of)(?![\w-])",
+    re.IGNORECASE,
+)
 # what a directive is about: how the persona answers
 _BEHAVIOUR = re.compile(
     r"\b(?:analog(?:y|ies)|metaphors?|jargon|buzzwords?|bullet(?:s| points?)?|lists|numbered"
@@ -76,7 +91,7 @@ _BEHAVIOUR = re.compile(
     r"|explanations?|messages?)"
     r"|(?:answer|respond|reply|explain|talk|speak|write)(?:ing)? (?:in|with|like|as|using|to me"
     r"|more|less|briefly|shortly|formally|casually|directly|plainly|simply)"
-    r"|keep (?:it|them|things|answers|responses|replies) \w+)\b",
+    r"|keep (?:it|them|things|answers|responses|replies|everything) (?:" + _KEPT_STYLE + r"))\b",
     re.IGNORECASE,
 )
 _CLAUSE_BREAK = re.compile(r"\s*(?:[,;:()]|—|–|\s-\s)\s*")
@@ -165,8 +180,9 @@ def is_directive(sentence: str) -> bool:
 
 
 def _imperative(clause: str, lasting: bool) -> bool:
-    """An imperative opening; 'use', 'answer' and the like only count when made lasting."""
-    if not _IMPERATIVE.match(clause):
+    """An imperative opening; 'use', 'answer' and the like only count when made lasting; 'keep
+    this handy', 'remember to keep it on file' ask to keep information, not to behave."""
+    if not _IMPERATIVE.match(clause) or _INFORMATION_REQUEST.match(clause):
         return False
     return lasting or not _ONE_OFF_VERBS.match(clause)
 

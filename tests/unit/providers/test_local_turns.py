@@ -56,6 +56,18 @@ INSTRUCTION_CASES = [
     ("From now on, the team answers questions in German.", "samara", None),
     ("Don't forget to send the deck to the board.", "vlad", None),
     ("Give me a short summary of the Q3 numbers.", "vlad", None),
+    # keeping or remembering information is not a directive about how the persona responds
+    ("Our staging password is [redacted password], keep it handy.", "gunnar", None),
+    ("Here is the board deck link, keep it handy for Monday.", "vlad", None),
+    ("Keep these references handy for the audit.", "samara", None),
+    ("Remember to keep the sources of the Q3 report somewhere safe.", "stefan", None),
+    ("Keep in mind that our citation style guide changes in May.", "kirby", None),
+    ("Keep track of the sources for the audit.", "ananya", None),
+    ("Keep it short.", "gunnar", "gunnar"),
+    ("Keep it simple, please.", "vlad", "vlad"),
+    ("From now on, keep your answers under 100 words.", "kirby", "kirby"),
+    ("Keep in mind that I hate jargon.", "kirby", "kirby"),
+    ("Remember to cite your sources.", "ananya", "ananya"),
 ]
 
 
