@@ -6,7 +6,7 @@ import pytest
 
 from shared.providers.local.answer import REFUSAL
 from shared.providers.local.answer_check import split_claims
-from tests.integration.test_chat import HIRING_PLAN, PRICING_MEMO, chat, ready_file
+from tests.integration.test_chat import HIRING_PLAN, OTHER_PRICING, PRICING_MEMO, chat, ready_file
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -55,3 +55,16 @@ async def test_a_summary_of_something_no_file_is_about_gets_the_refusal(
         assert {c["file_id"] for c in done["citations"]} == {memo["id"]}
     _, done = await chat(api_client, persona="kirby", message="Summarise my files")
     assert not done["refused"] and done["citations"], done
+
+
+async def test_summarise_my_files_quotes_every_file(api_client: httpx.AsyncClient) -> None:
+    uploaded = [
+        await ready_file(api_client, "pricing.md", PRICING_MEMO),
+        await ready_file(api_client, "hiring.md", HIRING_PLAN),
+        await ready_file(api_client, "offsite.md", OTHER_PRICING),
+    ]
+    _, done = await chat(api_client, persona="kirby", message="Summarise my files")
+    assert not done["refused"], done
+    assert {c["file_id"] for c in done["citations"]} == {f["id"] for f in uploaded}, done
+    statements = [c.statement for c in split_claims(done["answer"]) if c.refs]
+    assert len(statements) == len(set(statements)), done["answer"]

@@ -12,7 +12,7 @@ import math
 import re
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Hashable
 from dataclasses import dataclass
 
 from shared.contracts import ContextBundle, Usage
@@ -27,7 +27,9 @@ MIN_CONFIDENCE = 0.3  # seed 001: below this retrieval confidence, refuse
 MIN_COVERAGE = 0.25  # share of the question's (weighted) content words a sentence must contain
 CLOSE_TO_BEST = 0.2  # sentences this far below the best one still qualify
 MAX_SENTENCES, PER_SOURCE = 3, 2
-SUMMARY_SENTENCES = 4
+# a summary answer: SUMMARY_SENTENCES for one file; for several, SUMMARY_PER_FILE each, at most
+# SUMMARY_MAX_SENTENCES in all (so up to that many files are each quoted once)
+SUMMARY_SENTENCES, SUMMARY_PER_FILE, SUMMARY_MAX_SENTENCES = 4, 2, 8
 _MIN_WORDS, _MAX_CHARS = 4, 600
 FILE_KINDS = frozenset({"chunk", "attachment"})
 SUMMARY_KINDS = frozenset({"file_summary", "section_summary"})
@@ -119,21 +121,36 @@ def best_sentences(question: str, found: list[Candidate]) -> list[Candidate]:
 
 
 def summary_sentences(request: AnswerInput) -> list[Candidate]:
-    """For summary questions: the opening sentences of the summaries, in bundle order, each said
-    once (a file's summary lists its sections' summaries, which follow it in the bundle)."""
+    """For summary questions: sentences of the stored summaries, taken from each file in turn
+    (every file's first, then every file's second, ...) so that all files are covered, each
+    sentence said once (a file's summary lists its sections' summaries, which follow it in the
+    bundle); quoted file by file in bundle order."""
+    file_of = {r.ref: r.file_id or r.ref for r in request.bundle.references}
+    by_file: dict[Hashable, list[Candidate]] = {}
+    for candidate in candidates(request):
+        if _kind_of(request.bundle, candidate.ref) in SUMMARY_KINDS:
+            by_file.setdefault(file_of.get(candidate.ref), []).append(candidate)
+    queues = list(by_file.values())[:SUMMARY_MAX_SENTENCES]
+    limit = max(SUMMARY_SENTENCES, min(SUMMARY_PER_FILE * len(queues), SUMMARY_MAX_SENTENCES))
     chosen: list[Candidate] = []
     said: list[str] = []
-    for candidate in candidates(request):
-        if _kind_of(request.bundle, candidate.ref) not in SUMMARY_KINDS:
-            continue
+    while len(chosen) < limit and any(queues):
+        for queue in queues:
+            if len(chosen) < limit and (candidate := _next_unsaid(queue, said)):
+                chosen.append(candidate)
+    order = {file: index for index, file in enumerate(by_file)}
+    return sorted(chosen, key=lambda c: (order[file_of.get(c.ref)], c.rank, c.start))
+
+
+def _next_unsaid(queue: list[Candidate], said: list[str]) -> Candidate | None:
+    """The queue's next sentence that no sentence said already holds (noted as said)."""
+    while queue:
+        candidate = queue.pop(0)
         phrase = f" {' '.join(words(candidate.text))} "
-        if any(phrase in earlier for earlier in said):
-            continue
-        chosen.append(candidate)
-        said.append(phrase)
-        if len(chosen) == SUMMARY_SENTENCES:
-            break
-    return chosen
+        if not any(phrase in earlier for earlier in said):
+            said.append(phrase)
+            return candidate
+    return None
 
 
 def _kind_of(bundle: ContextBundle, ref: int) -> str:

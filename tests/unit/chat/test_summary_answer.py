@@ -22,43 +22,48 @@ SECTIONS = [
 ]
 
 
-def summary_bundle() -> tuple[ContextBundle, dict[int, str], dict[uuid.UUID, str]]:
-    """The bundle, the passages load_passages gives it (the stored summaries) and chunk texts."""
-    file_id = uuid.uuid4()
-    chunks = [(uuid.uuid4(), title, text) for title, text in SECTIONS]
-    summaries = [section_summary(text, title) for _, title, text in chunks]
-    whole = file_summary(
-        "memo.md", [(title, s) for (_, title, _), s in zip(chunks, summaries, strict=True)]
-    )
-    # (kind, item id, text in context, stored summary, the chunk it cites)
-    rows = [("file_summary", file_id, f"Summary of memo.md: {whole}", whole, chunks[0])]
-    for chunk, summary in zip(chunks, summaries, strict=True):
-        rows.append(
-            ("section_summary", chunk[0], f"memo.md — {chunk[1]}: {summary}", summary, chunk)
+def summary_bundle(
+    documents: dict[str, list[tuple[str, str]]] | None = None, question: str = QUESTION
+) -> tuple[ContextBundle, dict[int, str], dict[uuid.UUID, str]]:
+    """The bundle for `documents` (filename → sections; memo.md by default), the passages
+    load_passages gives it (the stored summaries) and the chunk texts by chunk id."""
+    # (kind, file, item id, text in context, stored summary, the chunk it cites)
+    rows = []
+    for filename, sections in (documents or {"memo.md": SECTIONS}).items():
+        file_id = uuid.uuid4()
+        chunks = [(uuid.uuid4(), title, text) for title, text in sections]
+        summaries = [section_summary(text, title) for _, title, text in chunks]
+        whole = file_summary(
+            filename, [(title, s) for (_, title, _), s in zip(chunks, summaries, strict=True)]
         )
-    items, references, passages = [], [], {}
-    for ref, (kind, item_id, text, summary, (chunk_id, title, chunk_text)) in enumerate(
-        rows, start=1
-    ):
+        text = f"Summary of {filename}: {whole}"
+        rows.append(("file_summary", filename, file_id, file_id, text, whole, chunks[0]))
+        for chunk, summary in zip(chunks, summaries, strict=True):
+            text = f"{filename} — {chunk[1]}: {summary}"
+            rows.append(("section_summary", filename, file_id, chunk[0], text, summary, chunk))
+    items, references, passages, chunk_texts = [], [], {}, {}
+    for ref, row in enumerate(rows, start=1):
+        kind, filename, file_id, item_id, text, summary, (chunk_id, title, chunk_text) = row
         items.append(ContextItem(kind=kind, id=item_id, text=text, tokens=20, ref=ref))
         passages[ref] = summary
+        chunk_texts[chunk_id] = chunk_text
         references.append(
             Citation(
                 ref=ref,
                 file_id=file_id,
-                filename="memo.md",
+                filename=filename,
                 chunk_id=chunk_id,
                 title=title,
                 char_start=0,
                 char_end=len(chunk_text),
                 line_start=1,
                 line_end=1,
-                snippet=snippet_for(chunk_text, QUESTION),
+                snippet=snippet_for(chunk_text, question),
             )
         )
     bundle = ContextBundle(
         persona="gunnar",
-        query=QUESTION,
+        query=question,
         path="summary",
         sections=[ContextSection(name="files", priority="F", items=items, tokens=20 * len(items))],
         references=references,
@@ -67,7 +72,7 @@ def summary_bundle() -> tuple[ContextBundle, dict[int, str], dict[uuid.UUID, str
         retrieval_confidence=1.0,
         journal_entries=0,
     )
-    return bundle, passages, {chunk_id: text for chunk_id, _, text in chunks}
+    return bundle, passages, chunk_texts
 
 
 async def test_a_summary_answer_quotes_each_summary_sentence_once_with_exact_snippets() -> None:
@@ -87,3 +92,39 @@ async def test_a_summary_answer_quotes_each_summary_sentence_once_with_exact_sni
         assert " ".join(claim.statement.split()) in " ".join(passages[ref].split())
     for citation in final_citations(answer, bundle, passages):
         assert citation.snippet and citation.snippet in chunk_texts[citation.chunk_id]
+
+
+THREE_FILES = {
+    "pricing.md": [
+        ("Pricing decision", "We decided to move from per-seat pricing to usage tiers. " * 2),
+        ("Pricing risks", "The risk is churn among small teams, which we will watch monthly."),
+        ("Tier calculator", "The tier calculator ships in March so customers can compare."),
+    ],
+    "hiring.md": [
+        ("Hiring plan", "We will hire two backend engineers before the third quarter."),
+        ("Interviews", "Every candidate meets two engineers and the product lead."),
+    ],
+    "offsite.md": [
+        ("Sales offsite", "The sales team asked for a discount ladder on annual contracts."),
+        ("Discounts", "Annual contracts on usage tiers get a ten percent discount next year."),
+    ],
+}
+
+
+async def test_a_summary_of_several_files_quotes_every_file_each_sentence_once() -> None:
+    bundle, passages, chunk_texts = summary_bundle(THREE_FILES, "Summarise my files")
+    request = AnswerInput(get_persona("kirby"), "Summarise my files", bundle, passages)
+    stream = LocalAnswerer().stream_answer(request)
+    answer = "".join([piece async for piece in stream])
+    assert not stream.refused
+
+    citations = final_citations(answer, bundle, passages)
+    cited_files = [c.filename for c in citations]
+    assert set(cited_files) == set(THREE_FILES), answer
+    # in the files' order, each file's sentences together
+    assert list(dict.fromkeys(cited_files)) == list(THREE_FILES), answer
+    said = [f" {' '.join(words(c.statement))} " for c in split_claims(answer) if c.refs]
+    for one, other in permutations(said, 2):
+        assert one not in other, answer
+    for citation in citations:
+        assert citation.snippet in chunk_texts[citation.chunk_id]
