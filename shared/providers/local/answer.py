@@ -1,10 +1,12 @@
 """Offline call 1A: an extractive, grounded answer (seed 001), streamed word by word.
 
-Candidate sentences come only from the citable passages of the context: file passages, and the
-journal when the question is about past conversations. Each is scored by the share of the
-question's content words (stemmed, weighted by rarity) it contains; the best few are quoted
-verbatim, each followed by its `[Ref: N]`. Below the confidence threshold, or when nothing
-matches, the answer is the plain refusal — never a guess.
+A message that asks nothing but gives an instruction or states a durable fact is acknowledged:
+what will be remembered and for whom, by the rules the compressor and memory extractor apply.
+Otherwise candidate sentences come only from the citable passages of the context: file
+passages, and the journal when the question is about past conversations. Each is scored by the
+share of the question's content words (stemmed, weighted by rarity) it contains; the best few
+are quoted verbatim, each followed by its `[Ref: N]`. Below the confidence threshold, or when
+nothing matches, the answer is the plain refusal — never a guess.
 """
 
 import asyncio
@@ -16,8 +18,20 @@ from collections.abc import AsyncIterator, Hashable
 from dataclasses import dataclass
 
 from shared.contracts import ContextBundle, Usage
+from shared.personas import Persona, get_persona
 from shared.providers.base import AnswerInput
 from shared.providers.local.answer_check import stems
+from shared.providers.local.instructions import (
+    GLOBAL_SCOPE,
+    Instruction,
+    detect_instruction,
+    directive_clause,
+    is_directive,
+    promise,
+    without_directives,
+)
+from shared.providers.local.memory import is_question, remembered, swap_persons
+from shared.providers.local.memory import sentences as message_sentences
 from shared.providers.local.text import sentence_spans, words
 from shared.providers.usage import record_call
 from shared.tokens import count_tokens
@@ -39,6 +53,7 @@ _PAST = re.compile(
     r"|\b(last time|earlier|before|previously|past conversations?|our conversations?|decisions?)\b",
     re.IGNORECASE,
 )
+_FIRST_PERSON = re.compile(r"I\b")
 _HEADING = re.compile(r"^\s*#+\s.*$|^\s*\|.*$", re.MULTILINE)
 
 
@@ -162,6 +177,41 @@ def compose(lead_in: str, chosen: list[Candidate]) -> str:
     return f"{lead_in}\n\n{body}" if lead_in else body
 
 
+def acknowledgement(persona: Persona, message: str) -> str | None:
+    """For a message that asks nothing but gives an instruction or states a durable fact, the
+    persona's note of what it will remember and for whom; None for anything else (retrieval
+    answers it). Facts are read from what the message says besides its directives, as the
+    compressor reads them."""
+    if any(is_question(s) and not is_directive(s) for s in message_sentences(message)):
+        return None
+    instruction = detect_instruction(message, persona.name)
+    facts = remembered(without_directives(message) if instruction.is_instruction else message)
+    notes = [instruction_note(instruction, persona.name)] if instruction.is_instruction else []
+    if facts:
+        said = "; ".join(swap_persons(stated.words) for stated in facts)
+        notes.append(
+            f"{'And ' if notes else ''}{said}; I'll remember that, and so will every other persona."
+        )
+    if not notes:
+        return None
+    said = " ".join(notes)
+    return f"Noted — {said if _FIRST_PERSON.match(said) else said[:1].lower() + said[1:]}"
+
+
+def instruction_note(instruction: Instruction, persona: str) -> str:
+    """'I won't use sports analogies from now on.'; for all personas, saying so; for another
+    persona, whose it is."""
+    clauses = [c for c in map(directive_clause, instruction.sentences) if c]
+    scope = instruction.scope
+    if scope not in (GLOBAL_SCOPE, persona):
+        other = get_persona(scope or "")
+        name = other.display_name if other else str(scope)
+        quoted = " ".join(f"“{clause.rstrip('.!?…')}.”" for clause in clauses)
+        return f"That one is for {name}: {quoted} {name} will keep to it from now on."
+    said = " ".join(f"{p[:1].upper()}{p[1:]}." for p in map(promise, clauses))
+    return f"{said} That goes for every persona, not just me." if scope == GLOBAL_SCOPE else said
+
+
 def extractive_answer(request: AnswerInput) -> str | None:
     """The answer text, or None when the sources do not answer the question."""
     if request.bundle.retrieval_confidence < MIN_CONFIDENCE:
@@ -185,7 +235,8 @@ class LocalAnswerStream:
 
     async def __aiter__(self) -> AsyncIterator[str]:
         started = time.monotonic()
-        answer = extractive_answer(self._request)
+        request = self._request
+        answer = acknowledgement(request.persona, request.question) or extractive_answer(request)
         self.refused = answer is None
         text = REFUSAL if answer is None else answer
         prompt = self._request.question + "".join(

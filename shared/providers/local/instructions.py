@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from shared.personas import load_personas
+from shared.providers.local.memory import swap_persons
 from shared.providers.local.text import sentence_spans
 
 GLOBAL_SCOPE = "global"
@@ -94,6 +95,27 @@ _BEHAVIOUR = re.compile(
     r"|keep (?:it|them|things|answers|responses|replies|everything) (?:" + _KEPT_STYLE + r"))\b",
     re.IGNORECASE,
 )
+# a directive clause as the persona's first-person promise (its pronouns swapped)
+_PROMISES = tuple(
+    (re.compile(pattern, re.IGNORECASE), template)
+    for pattern, template in (
+        (r"(?:don'?t|do not|never)(?: ever)?\s+(?P<rest>.+)", "I won't {rest}"),
+        (r"(?:stop|quit)\s+(?P<rest>.+)", "I'll stop {rest}"),
+        (r"no more\s+(?P<rest>.+)", "I'll drop the {rest}"),
+        (r"tell \w+ to\s+(?P<rest>.+)", "I'll {rest}"),
+        (
+            r"(?:i (?:want|need|would like|'d like|expect) you to|you (?:should|must|need to"
+            r"|have to)|(?:can|could|would|will) you(?: please)?)\s+(?P<rest>.+)",
+            "I'll {rest}",
+        ),
+        (
+            r"(?P<rest>(?:always|avoid|keep|use|answer|respond|reply|write|talk|speak|explain"
+            r"|ask|format|drop|cut|skip|be|make sure|remember to|try(?: not)? to|refrain from"
+            r"|give|call|address)\b.*)",
+            "I'll {rest}",
+        ),
+    )
+)
 _CLAUSE_BREAK = re.compile(r"\s*(?:[,;:()]|—|–|\s-\s)\s*")
 _GLOBAL_ADDRESS = re.compile(
     r"\b(?:all of you|every(?:one|body)|any of you|each of you|every one of you|you all|y'all"
@@ -162,6 +184,12 @@ def without_directives(message: str) -> str:
 
 def is_directive(sentence: str) -> bool:
     """A clause addressed to the persona that speaks about how it responds."""
+    return directive_clause(sentence) is not None
+
+
+def directive_clause(sentence: str) -> str | None:
+    """The sentence's first directive clause, without its address and lead-in ("Gunnar, from
+    now on, don't use analogies." → "don't use analogies."), or None."""
     lasting = bool(_LASTING.search(sentence))
     lead_in = False  # "From now on," alone addresses the clause after it
     for clause in _CLAUSE_BREAK.split(sentence):
@@ -174,9 +202,23 @@ def is_directive(sentence: str) -> bool:
         lead_in = lead_in and not _OTHER_SUBJECT.match(core)
         addressed = lead_in or bool(_ADDRESSED.search(core)) or _imperative(core, lasting)
         if addressed and _BEHAVIOUR.search(core):
-            return True
+            return core
         lead_in = False
-    return False
+    return None
+
+
+def promise(clause: str) -> str:
+    """A directive clause as the persona's promise ("don't use analogies" → "I won't use
+    analogies from now on"); a preference it does not rephrase is repeated back ("you prefer
+    short answers; I'll keep that in mind from now on")."""
+    text = clause.strip().rstrip(".!?…").strip()
+    for pattern, template in _PROMISES:
+        if match := pattern.fullmatch(text):
+            rest = swap_persons(match.group("rest"))
+            rest = rest if re.match(r"I\b", rest) else rest[:1].lower() + rest[1:]
+            said = template.format(rest=rest)
+            return said if _LASTING.search(said) else f"{said} from now on"
+    return f"{swap_persons(text)}; I'll keep that in mind from now on"
 
 
 def _imperative(clause: str, lasting: bool) -> bool:

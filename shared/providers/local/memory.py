@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from shared.providers.base import MemoryFact
-from shared.secrets import contains_secret
+from shared.secrets import contains_secret, holds_marker
 
 MIN_CONFIDENCE = 0.8
 MAX_FACT_CHARS = 200
@@ -164,11 +164,13 @@ def sentences(text: str) -> list[str]:
     return [part.strip() for part in _SENTENCE_END.split(text) if part.strip()]
 
 
+def is_question(sentence: str) -> bool:
+    return sentence.rstrip().endswith("?") or bool(_QUESTION_START.match(sentence))
+
+
 def _is_statement(sentence: str) -> bool:
     """Questions and hypotheticals state nothing durable."""
-    if sentence.rstrip().endswith("?") or _QUESTION_START.match(sentence):
-        return False
-    return not _HYPOTHETICAL.search(sentence)
+    return not is_question(sentence) and not _HYPOTHETICAL.search(sentence)
 
 
 def _tidy(fact: str) -> str:
@@ -176,9 +178,17 @@ def _tidy(fact: str) -> str:
     return fact[:1].upper() + fact[1:] + "."
 
 
-def facts_in(message: str) -> list[MemoryFact]:
+@dataclass(frozen=True)
+class Stated:
+    """A fact and the user's own words it was drawn from ("I am the head of finance at Acme")."""
+
+    words: str
+    fact: MemoryFact
+
+
+def stated_facts(message: str) -> list[Stated]:
     """Every fact the patterns find in the message with its confidence, before the 0.8 bar."""
-    found: list[MemoryFact] = []
+    found: list[Stated] = []
     for sentence in sentences(message):
         if not _is_statement(sentence) or contains_secret(sentence):
             continue
@@ -194,9 +204,86 @@ def facts_in(message: str) -> list[MemoryFact]:
             fact = _tidy(pattern.render(match))
             if len(fact) > MAX_FACT_CHARS:
                 confidence -= 0.15
-            found.append(MemoryFact(kind=pattern.kind, fact=fact, confidence=round(confidence, 2)))
+            said = sentence[match.start() :].strip().rstrip(".!;,:").strip()
+            found.append(
+                Stated(
+                    said, MemoryFact(kind=pattern.kind, fact=fact, confidence=round(confidence, 2))
+                )
+            )
             break  # one fact per sentence: the most specific pattern comes first
     return found
+
+
+def facts_in(message: str) -> list[MemoryFact]:
+    """Every fact the patterns find in the message with its confidence, before the 0.8 bar."""
+    return [stated.fact for stated in stated_facts(message)]
+
+
+def remembered(message: str) -> list[Stated]:
+    """The facts kept: above the bar, holding no secret nor a redaction marker, each once."""
+    kept: dict[str, Stated] = {}
+    for stated in stated_facts(message):
+        fact = stated.fact.fact
+        if stated.fact.confidence > MIN_CONFIDENCE and not (
+            contains_secret(fact) or holds_marker(fact)
+        ):
+            kept.setdefault(fact.lower(), stated)
+    return list(kept.values())
+
+
+# the user's words as a persona repeats them: first and second person swapped ("my" → "your")
+_SWAPS = {
+    "i am": "you are",
+    "i was": "you were",
+    "i'm": "you're",
+    "i've": "you've",
+    "i'd": "you'd",
+    "i'll": "you'll",
+    "we're": "you're",
+    "we've": "you've",
+    "you are": "I am",
+    "you were": "I was",
+    "you're": "I'm",
+    "you've": "I've",
+    "you'd": "I'd",
+    "you'll": "I'll",
+    "i": "you",
+    "me": "you",
+    "my": "your",
+    "mine": "yours",
+    "myself": "yourself",
+    "we": "you",
+    "us": "you",
+    "our": "your",
+    "ours": "yours",
+    "ourselves": "yourselves",
+    "your": "my",
+    "yours": "mine",
+    "yourself": "myself",
+}
+_SWAP = re.compile(
+    r"\b(?:" + "|".join(sorted(_SWAPS, key=len, reverse=True)) + r"|you)\b", re.IGNORECASE
+)
+# "you" after these is an object ("tell you", "for you"): "me"; elsewhere a subject: "I"
+_OBJECT_BEFORE = re.compile(
+    r"\b(?:to|for|with|at|about|from|of|ask|tell|give|show|let|help|call|like|than|thank"
+    r"|want|need|expect|would like|'d like)\s+$",
+    re.IGNORECASE,
+)
+
+
+def swap_persons(text: str) -> str:
+    """The user's words as the persona says them back: "I run our sales team" → "you run your
+    sales team", "I want you to ask me" → "you want me to ask you"."""
+    text = text.replace("’", "'")
+
+    def swapped(match: re.Match[str]) -> str:
+        word = match.group(0).lower()
+        if word == "you":
+            return "me" if _OBJECT_BEFORE.search(text[: match.start()]) else "I"
+        return _SWAPS[word]
+
+    return _SWAP.sub(swapped, text)
 
 
 class LocalMemoryExtractor:
@@ -205,8 +292,4 @@ class LocalMemoryExtractor:
     async def extract_facts(
         self, user_message: str, ai_response: str, persona: str
     ) -> list[MemoryFact]:
-        kept: dict[str, MemoryFact] = {}
-        for fact in facts_in(user_message):
-            if fact.confidence > MIN_CONFIDENCE and not contains_secret(fact.fact):
-                kept.setdefault(fact.fact.lower(), fact)
-        return list(kept.values())
+        return [stated.fact for stated in remembered(user_message)]

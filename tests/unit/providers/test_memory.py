@@ -5,7 +5,12 @@ import pytest
 from shared.db.memory_facts import fact_key
 from shared.prompts import load_prompt
 from shared.providers.llm.memory import LLMMemoryExtractor
-from shared.providers.local.memory import LocalMemoryExtractor, facts_in
+from shared.providers.local.memory import (
+    LocalMemoryExtractor,
+    facts_in,
+    remembered,
+    swap_persons,
+)
 from tests.fakes.llm_responder import ResponderChat, parse_variables, scripted_responder
 
 FACTS = [
@@ -96,6 +101,33 @@ async def test_one_message_gives_each_of_its_facts_once() -> None:
         "The company's bottleneck is onboarding.",
         "The user is the head of sales at Acme.",
     ]
+
+
+async def test_each_kept_fact_comes_with_the_words_it_was_drawn_from() -> None:
+    message = "Hi Vlad, I am the head of sales at Acme. Our bottleneck is onboarding!"
+    kept = remembered(message)
+    assert [s.words for s in kept] == [
+        "I am the head of sales at Acme",
+        "Our bottleneck is onboarding",
+    ]
+    extracted = await LocalMemoryExtractor().extract_facts(message, "", "vlad")
+    assert [s.fact for s in kept] == extracted
+
+
+@pytest.mark.parametrize(
+    ("said", "repeated"),
+    [
+        ("I am the head of sales at Acme", "you are the head of sales at Acme"),
+        ("I'm a product manager", "you're a product manager"),
+        ("We keep running into supplier delays", "you keep running into supplier delays"),
+        ("Our team uses Linear", "your team uses Linear"),
+        ("I want you to always ask me", "you want me to always ask you"),
+        ("keep your answers short", "keep my answers short"),
+        ("I prefer you never use analogies", "you prefer I never use analogies"),
+    ],
+)
+def test_the_user_s_words_are_repeated_with_persons_swapped(said: str, repeated: str) -> None:
+    assert swap_persons(said) == repeated
 
 
 def test_fact_key_collapses_case_punctuation_and_spacing() -> None:
