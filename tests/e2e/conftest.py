@@ -36,7 +36,7 @@ def chromium_path() -> str | None:
     return os.environ.get("ARTISAN_CHROMIUM") or shutil.which("chromium")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def web_system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     env = {**TEST_ENV, "ARTISAN_MAX_UPLOAD_BYTES": str(UPLOAD_LIMIT)}
     with own_stack(tmp_path_factory.mktemp("web"), env=env) as stack:

@@ -23,6 +23,7 @@ from shared.db import files
 from shared.progress import progress_event
 
 router = APIRouter(tags=["events"])
+RECONNECT_MILLISECONDS = 2000  # how long EventSource waits before reconnecting
 
 LastEventId = Annotated[str | None, Header(description="sent by EventSource on reconnect")]
 _STREAM = {
@@ -75,9 +76,17 @@ async def user_events(user: StreamUser, pool: Pool, hub: Hub) -> Response:
 
 def _event_source(stream: AsyncIterator[ServerSentEvent], shutdown: anyio.Event) -> Response:
     return EventSourceResponse(
-        stream,
+        _opened(stream),
         ping=PING_SECONDS,
         send_timeout=SEND_TIMEOUT_SECONDS,
         shutdown_event=shutdown,
         shutdown_grace_period=SHUTDOWN_GRACE_SECONDS,
     )
+
+
+async def _opened(stream: AsyncIterator[ServerSentEvent]) -> AsyncIterator[ServerSentEvent]:
+    """The stream, after a first `retry:` field sent at once: Firefox's EventSource reports itself
+    open only when body bytes arrive, so a quiet stream would look stuck until the first ping."""
+    yield ServerSentEvent(retry=RECONNECT_MILLISECONDS)
+    async for event in stream:
+        yield event

@@ -1,0 +1,64 @@
+"""The web client in Firefox (Debian's ESR, headless, over WebDriver BiDi): history, the live
+progress stream, a streamed answer and a citation — what differs between browsers."""
+
+import json
+import os
+
+import pytest
+
+from shared.launcher.stack import Stack
+from tests.e2e.bidi import firefox_path, launch_firefox
+from tests.e2e.conftest import SCREENSHOTS, WebUser
+from tests.fixtures import documents
+from tests.helpers import import_turns, upload, wait_for_status
+
+pytestmark = pytest.mark.e2e
+
+# as a JavaScript string literal
+COMPLETED_TURNS = json.dumps(".turn[data-turn-id]:not([data-turn-id=''])")
+
+
+@pytest.fixture
+def firefox() -> str:
+    path = firefox_path()
+    if path is None:
+        message = "this test needs Firefox: apt-get install firefox-esr (or set ARTISAN_FIREFOX)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+async def test_the_client_works_in_firefox(
+    firefox: str, web_system: Stack, web_user: WebUser
+) -> None:
+    memo = await upload(web_user.client, "pricing.md", documents.markdown())
+    await wait_for_status(web_user.client, memo["id"], "ready")
+    past = {"persona": "vlad", "user_message": "Hello?", "ai_response": "Hello."}
+    await import_turns(web_user.client, [past])
+
+    async with launch_firefox(firefox) as page:
+        await page.goto(f"{web_system.gateway_url}/#key={web_user.key}")
+        # open at once: Firefox reports it only once bytes arrive (the stream's first retry: field)
+        await page.wait_for("document.body.dataset.stream === 'open'", timeout=5)
+        assert await page.evaluate("document.querySelectorAll('#personas .persona').length") == 6
+        assert await page.evaluate("document.querySelectorAll('.turn').length") == 1
+        await page.evaluate("document.getElementById('files-button').click()")
+        await page.wait_for("document.querySelector('#file-list [data-status=ready]')")
+
+        await page.evaluate(
+            """(() => {
+                document.getElementById("message").value = "Why did we move to usage tiers?";
+                document.getElementById("input-bar").requestSubmit();
+            })()"""
+        )
+        await page.wait_for(f"document.querySelectorAll({COMPLETED_TURNS}).length === 2")
+        answer = await page.evaluate(f"document.querySelectorAll({COMPLETED_TURNS})[1].textContent")
+        assert "predictable bills" in answer
+
+        await page.evaluate("document.querySelector('.answer .cite').click()")
+        snippet = await page.wait_for(
+            "document.querySelector('#citation-dialog mark')?.textContent"
+        )
+        assert snippet in documents.markdown()
+        await page.screenshot(SCREENSHOTS / "firefox.png")
