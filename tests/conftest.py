@@ -6,11 +6,16 @@ from pathlib import Path
 import asyncpg
 import httpx
 import pytest
+from hypothesis import HealthCheck, settings
 
 from shared.config import GatewaySettings, InfraSettings
 from shared.db import create_pool, users
 from shared.launcher.embedded import free_port
 from shared.launcher.stack import Stack, start_stack
+
+# property tests check behaviour, not speed: a busy two-core machine must not fail them
+settings.register_profile("artisan", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("artisan")
 
 # short redelivery so crash tests finish quickly; a few retries before a file fails
 TEST_ENV = {
