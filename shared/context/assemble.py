@@ -12,6 +12,7 @@ another persona's instruction, in any section. Budget rules: shared.context.budg
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from uuid import UUID
 
 import asyncpg
@@ -26,7 +27,7 @@ from shared.context.files import (
     summary_question_context,
 )
 from shared.context.intent import is_summary_question
-from shared.context.relevance import text_relevance
+from shared.context.relevance import lexemes, share_of_terms
 from shared.contracts import ContextBundle, ContextRequest
 from shared.db import context as queries
 from shared.db.search import TermStats, term_stats
@@ -34,6 +35,8 @@ from shared.providers import registry
 from shared.providers.usage import WorkContext, working_on
 
 JOURNAL_KINDS = ("turn", "journal")
+Lexemes = dict[str, frozenset[str]]  # a text's lexemes, by text
+REMEMBERED_CUTS = 5_000  # journal cuts whose rendered text is kept (see cut_text)
 RECALL_DEPTH_PER_RESULT = 5  # HNSW neighbours per P5 result before salience weighting (5: 0.99
 # of an exact scan's top 10 at 100k entries, p50 10.6 -> 9.3 ms; tests/benchmarks/journal_search)
 
@@ -68,6 +71,17 @@ async def read_conversation(
     )
 
 
+def cut_text(entry: render.Row) -> str:
+    """render.cut_text, remembered: P4's hundred entries come back question after question,
+    and rendering each costs a date format and three regex passes."""
+    return _remembered_cut_text(tuple(entry.items()))
+
+
+@lru_cache(maxsize=REMEMBERED_CUTS)
+def _remembered_cut_text(fields: tuple[tuple[str, object], ...]) -> str:
+    return render.cut_text(dict(fields))
+
+
 def conversation_plans(conversation: Conversation, query: str) -> list[SectionPlan]:
     """P1-P4 as the budget will fill them (P5 is added once they are known)."""
     recent = [
@@ -96,7 +110,7 @@ def conversation_plans(conversation: Conversation, query: str) -> list[SectionPl
         Candidate(
             "journal",
             e["turn_id"],
-            render.cut_text(e),
+            cut_text(e),
             e["created_at"],
             citation=render.journal_citation(e, query),
         )
@@ -133,7 +147,7 @@ def recalled_candidates(
         Candidate(
             "journal",
             turn_id,
-            render.cut_text(by_id[turn_id]),
+            cut_text(by_id[turn_id]),
             by_id[turn_id]["created_at"],
             score=round(score, 4),
             citation=render.journal_citation(by_id[turn_id], query),
@@ -141,6 +155,38 @@ def recalled_candidates(
         for turn_id, score in ranked
         if turn_id in by_id
     ]
+
+
+async def recalled_plan(
+    conn: asyncpg.Connection,
+    request: ContextRequest,
+    settings: ChatSettings,
+    conversation: Conversation,
+    plans: Sequence[SectionPlan],
+    vector: list[float],
+) -> SectionPlan:
+    """P5, once P1-P4 are known: what they hold is excluded (and asked for on top of the depth)."""
+    loaded = {c.id for plan in plans for c in plan.candidates}
+    loaded |= {e["turn_id"] for e in conversation.journal}
+    if request.exclude_turn_id:
+        loaded.add(request.exclude_turn_id)
+    depth = settings.journal_recalled * RECALL_DEPTH_PER_RESULT + len(loaded)
+    rows = await queries.nearest_journal(conn, user_id=request.user_id, vector=vector, depth=depth)
+    ranked = rank_recalled(rows, loaded, settings.journal_recalled)
+    cuts = await queries.cuts_by_id(
+        conn, user_id=request.user_id, turn_ids=[turn_id for turn_id, _ in ranked]
+    )
+    return SectionPlan("recalled", "P5", recalled_candidates(ranked, cuts, request.query))
+
+
+def _is_citable_journal(candidate: Candidate) -> bool:
+    return candidate.kind in JOURNAL_KINDS and bool(candidate.citation)
+
+
+async def citable_lexemes(conn: asyncpg.Connection, plans: Sequence[SectionPlan]) -> Lexemes:
+    """The lexemes of every citable journal candidate, by text (for `_confidence`)."""
+    texts = [c.text for plan in plans for c in plan.candidates if _is_citable_journal(c)]
+    return dict(zip(texts, await lexemes(conn, texts), strict=True))
 
 
 async def embed_query(user_id: UUID, query: str) -> list[float]:
@@ -194,37 +240,28 @@ async def build_context(
                 )
             return attached, stats, found
 
-    async def conversation_side() -> tuple[Conversation, list[SectionPlan]]:
+    async def conversation_side() -> tuple[Conversation, list[SectionPlan], Lexemes]:
         nonlocal vector
         async with pool.acquire() as conn:
             conversation = await read_conversation(conn, request, settings)
             plans = conversation_plans(conversation, request.query)
             if conversation.count <= settings.journal_recent:
-                return conversation, [*plans, SectionPlan("recalled", "P5")]
-            loaded = {c.id for plan in plans for c in plan.candidates}
-            loaded |= {e["turn_id"] for e in conversation.journal}
-            if request.exclude_turn_id:
-                loaded.add(request.exclude_turn_id)
-            if vector is None:
-                vector = await embed_query(request.user_id, request.query)
-            depth = settings.journal_recalled * RECALL_DEPTH_PER_RESULT + len(loaded)
-            rows = await queries.nearest_journal(
-                conn, user_id=request.user_id, vector=vector, depth=depth
-            )
-            ranked = rank_recalled(rows, loaded, settings.journal_recalled)
-            cuts = await queries.cuts_by_id(
-                conn, user_id=request.user_id, turn_ids=[turn_id for turn_id, _ in ranked]
-            )
-            recalled = recalled_candidates(ranked, cuts, request.query)
-            return conversation, [*plans, SectionPlan("recalled", "P5", recalled)]
+                plans.append(SectionPlan("recalled", "P5"))
+            else:
+                if vector is None:
+                    vector = await embed_query(request.user_id, request.query)
+                recalled = await recalled_plan(conn, request, settings, conversation, plans, vector)
+                plans.append(recalled)
+            # fetched while the files side searches; weighed once its term statistics are known
+            return conversation, plans, await citable_lexemes(conn, plans)
 
-    (conversation, plans), (attached, stats, found) = await asyncio.gather(
+    (conversation, plans, journal_lexemes), (attached, stats, found) = await asyncio.gather(
         conversation_side(), files_side()
     )
     plans.append(SectionPlan("files", "F", attachment_candidates(attached) + found.candidates))
     exclude = frozenset({request.exclude_turn_id} if request.exclude_turn_id else ())
     filled = fill(plans, settings.cap_tokens, exclude)
-    confidence = await _confidence(pool, filled, stats)
+    confidence = _confidence(filled, stats, journal_lexemes)
     return ContextBundle(
         persona=request.persona,
         query=request.query,
@@ -238,7 +275,7 @@ async def build_context(
     )
 
 
-async def _confidence(pool: asyncpg.Pool, filled: Filled, stats: TermStats) -> float:
+def _confidence(filled: Filled, stats: TermStats, journal_lexemes: Lexemes) -> float:
     """The best relevance among the loaded file passages and citable journal items; a summary
     asked for as it is (of the attached files, or of everything) is fully relevant, one of a
     topic's files as relevant as the topic's words found it."""
@@ -248,7 +285,6 @@ async def _confidence(pool: asyncpg.Pool, filled: Filled, stats: TermStats) -> f
             best = max(best, 1.0 if c.score is None else c.score)
         elif c.kind == "chunk" and c.score is not None:
             best = max(best, c.score)
-    journal = [c.text for c in filled.loaded if c.kind in JOURNAL_KINDS and c.citation]
-    if journal:
-        best = max(best, *await text_relevance(pool, stats, journal))
+        elif _is_citable_journal(c):
+            best = max(best, share_of_terms(journal_lexemes[c.text], stats))
     return min(best, 1.0)

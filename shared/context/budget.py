@@ -16,6 +16,7 @@ The rules (seed 002; the cap is a maximum, not a target):
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from uuid import UUID
 
 from shared.contracts import Citation, ContextItem, ContextSection
@@ -25,6 +26,7 @@ ITEM_OVERHEAD = 6
 SECTION_OVERHEAD = 8
 ELLIPSIS = " …"
 MIN_CUT_TOKENS = 24  # a turn cut shorter than this says nothing: leave it out instead
+REMEMBERED_COUNTS = 20_000  # item texts whose token counts stay known (see text_tokens)
 
 
 @dataclass
@@ -75,7 +77,7 @@ def fill(plans: list[SectionPlan], cap: int, exclude: frozenset[UUID] = frozense
             header = 0 if section.items else SECTION_OVERHEAD
             room = cap - total - header - ITEM_OVERHEAD
             text = candidate.text
-            tokens = count_tokens(text)
+            tokens = text_tokens(text)
             if tokens > room and candidate.cuttable:
                 text = cut_to_fit(text, room)
                 tokens = count_tokens(text) if text else tokens
@@ -104,6 +106,13 @@ def fill(plans: list[SectionPlan], cap: int, exclude: frozenset[UUID] = frozense
             loaded.append(candidate)
         sections.append(section)
     return Filled(sections, references, total, loaded)
+
+
+@lru_cache(maxsize=REMEMBERED_COUNTS)
+def text_tokens(text: str) -> int:
+    """count_tokens, remembered: most items come back question after question (the last turns,
+    the last 100 journal entries), and counting is a regex pass over every character."""
+    return count_tokens(text)
 
 
 def cut_to_fit(text: str, budget: int) -> str:

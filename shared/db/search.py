@@ -13,6 +13,7 @@ with the question are never read.
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 from uuid import UUID
 
@@ -38,7 +39,7 @@ class TermStats:
     chunks: int
     avgdl: float
 
-    @property
+    @cached_property
     def weights(self) -> list[float]:
         """Each term's weight in `relevance`: its IDF as if the searched chunks sat among
         BACKGROUND_CHUNKS more that lack it, so that in a small collection a word found in one
@@ -46,7 +47,7 @@ class TermStats:
         n = self.chunks + BACKGROUND_CHUNKS
         return [math.log(1 + (n - df + 0.5) / (df + 0.5)) for df in self.df]
 
-    @property
+    @cached_property
     def total_weight(self) -> float:
         return sum(self.weights)
 

@@ -1,6 +1,9 @@
 """The budget: priority order, the cap, no duplicates, truncation counts, cut P1 turns, refs."""
 
+import re
 import uuid
+
+import pytest
 
 from shared.context.budget import (
     ELLIPSIS,
@@ -10,6 +13,7 @@ from shared.context.budget import (
     SectionPlan,
     cut_to_fit,
     fill,
+    text_tokens,
 )
 from shared.tokens import count_tokens
 
@@ -104,3 +108,25 @@ def test_cut_to_fit_gives_nothing_when_the_room_is_too_small() -> None:
     text = "alpha beta gamma " * 50
     cut = cut_to_fit(text, 40)
     assert cut.endswith(ELLIPSIS) and count_tokens(cut) <= 40
+
+
+def reference_count(text: str) -> int:
+    """count_tokens as first written: a word of n letters is 1 + (n - 1) // 6 tokens."""
+    pieces = re.findall(r"[A-Za-z]+|\d{1,3}|[^\sA-Za-z\d]", text)
+    return sum(1 + (len(p) - 1) // 6 if p.isalpha() else 1 for p in pieces)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "a",
+        "abcdef abcdefg abcdefghijklm",
+        "Pneumonoultramicroscopicsilicovolcanoconiosis!",
+        "12345678 3.14159 -- ...",
+        "café naïve 東京 straße €5",
+        "x\ty\nz  ,;:",
+    ],
+)
+def test_token_counts_match_their_definition(text: str) -> None:
+    assert count_tokens(text) == text_tokens(text) == reference_count(text)
