@@ -1,13 +1,11 @@
 """Search over a user's chunks: BM25 over PostgreSQL full text, pgvector HNSW, both fused by
 reciprocal rank fusion (RRF).
 
-BM25 is computed only where it can matter. The query's terms are ranked by IDF (document
-frequencies are counted through the GIN index); chunks are scored term by term, rarest first,
-each round reading only chunks that contain the next term and none of the earlier ones, and it
-stops once the best score a chunk holding only the remaining terms could reach (their summed
-per-term maximum, idf × (k1 + 1)) falls below the current CANDIDATES-th score (MaxScore). The
-ranking equals full BM25 over every matching chunk, but chunks that share only common words
-with the question are never read.
+BM25 reads only the index of postings, chunk_terms (one row per lexeme of a chunk, with its
+frequency there and the chunk's length; migration 0006): a query's document frequencies are
+counts of its lexemes' rows, and every chunk holding one of them is scored from those rows
+alone, never from its text or tsvector. The ranking is full BM25; a SciFact claim over 5,000
+chunks scores ~3,000 postings (6,400 at the 95th percentile) in 2-5 ms.
 """
 
 import math
@@ -24,7 +22,6 @@ RRF_K = 60  # the usual constant: a hit's weight is 1 / (RRF_K + its rank in eac
 CANDIDATES = 50  # hits taken from each list before fusing
 BM25_K1, BM25_B = 0.9, 0.4  # the values that score best on BEIR-style collections
 BACKGROUND_CHUNKS = 1000  # see TermStats.weights
-ROUND_CHUNKS = 200  # chunks one MaxScore round may read before checking whether to stop
 
 Conn = asyncpg.Connection | asyncpg.Pool
 
@@ -58,31 +55,22 @@ _TERM_STATS = """
     corpus AS (SELECT count(*) AS n, greatest(avg(term_count), 1)::float8 AS avgdl
                FROM file_chunks WHERE user_id = $1 AND ($3::uuid[] IS NULL OR file_id = ANY($3)))
     SELECT terms.term, corpus.n, corpus.avgdl,
-           (SELECT count(*) FROM file_chunks c
-            WHERE c.search_vector @@ quote_literal(terms.term)::tsquery
-              AND c.user_id = $1 AND ($3::uuid[] IS NULL OR c.file_id = ANY($3))) AS df
+           (SELECT count(*) FROM chunk_terms p
+            WHERE p.user_id = $1 AND p.lexeme = terms.term
+              AND ($3::uuid[] IS NULL OR p.file_id = ANY($3))) AS df
     FROM terms, corpus
 """
 
-# BM25 of the chunks holding a term of $4 but none of $5, over all the query's terms ($6, idf $7):
-# setweight + ts_filter keep only the query's lexemes, so only those are unnested
-_SCORE_ROUND = f"""
-    WITH stats AS (SELECT * FROM unnest($6::text[], $7::float8[]) AS s(term, idf)),
-    round AS MATERIALIZED (
-        SELECT c.id, c.term_count,
-               ts_filter(setweight(c.search_vector, 'A', $6::text[]), '{{a}}') AS found
-        FROM file_chunks c
-        WHERE c.search_vector @@ $4::tsquery
-          AND ($5::tsquery IS NULL OR NOT c.search_vector @@ $5::tsquery)
-          AND c.user_id = $1 AND ($3::uuid[] IS NULL OR c.file_id = ANY($3)))
-    SELECT round.id, sum(stats.idf * tf.n * ({BM25_K1} + 1) / (tf.n + {BM25_K1}
-               * (1 - {BM25_B} + {BM25_B} * round.term_count / $2::float8))) AS bm25
-    FROM round,
-         LATERAL unnest(round.found) AS lexeme(term, positions, weights),
-         LATERAL (SELECT coalesce(array_length(lexeme.positions, 1), 1)::float8 AS n) tf,
-         stats
-    WHERE stats.term = lexeme.term
-    GROUP BY round.id
+# the $6 best chunks by BM25 over the query's terms ($4, idf $5); $2 the mean chunk length
+_BM25 = f"""
+    SELECT p.chunk_id, sum(s.idf * p.tf * ({BM25_K1} + 1) / (p.tf + {BM25_K1}
+               * (1 - {BM25_B} + {BM25_B} * p.term_count / $2::float8))) AS bm25
+    FROM unnest($4::text[], $5::float8[]) AS s(term, idf)
+    JOIN chunk_terms p ON p.user_id = $1 AND p.lexeme = s.term
+    WHERE $3::uuid[] IS NULL OR p.file_id = ANY($3)
+    GROUP BY p.chunk_id
+    ORDER BY bm25 DESC, p.chunk_id
+    LIMIT $6
 """
 
 _SEMANTIC = f"""
@@ -106,25 +94,6 @@ _HITS = """
     FROM file_chunks c JOIN files f ON f.id = c.file_id
     WHERE c.id = ANY($2::uuid[]) AND c.user_id = $1
 """
-
-
-def _rounds(df: Sequence[int]) -> list[tuple[int, int]]:
-    """Consecutive term ranges (rarest first), each reading up to ROUND_CHUNKS chunks (at least
-    one term): rare terms share a round, so a query costs few statements."""
-    rounds, start, size = [], 0, 0
-    for index, count in enumerate(df):
-        if index > start and size + count > ROUND_CHUNKS:
-            rounds.append((start, index))
-            start, size = index, 0
-        size += count
-    if start < len(df):
-        rounds.append((start, len(df)))
-    return [(a, b) for a, b in rounds if any(df[a:b])]
-
-
-def _tsquery_any(terms: Sequence[str]) -> str:
-    """A tsquery text matching any of the lexemes (quoted: they are already normalised)."""
-    return " | ".join("'" + term.replace("'", "''") + "'" for term in terms)
 
 
 async def term_stats(
@@ -154,26 +123,13 @@ async def bm25_ranking(
     file_ids: Sequence[UUID] | None = None,
     limit: int = CANDIDATES,
 ) -> list[tuple[UUID, float]]:
-    """The `limit` best chunks by BM25 (MaxScore: exact, reading as few chunks as it can)."""
-    bound = [idf * (BM25_K1 + 1) for idf in stats.idf]  # a term's score can never exceed this
-    scores: dict[UUID, float] = {}
-    for start, end in _rounds(stats.df):
-        rows = await conn.fetch(
-            _SCORE_ROUND,
-            user_id,
-            stats.avgdl,
-            _ids(file_ids),
-            _tsquery_any(stats.terms[start:end]),
-            _tsquery_any(stats.terms[:start]) or None,
-            stats.terms,
-            stats.idf,
-        )
-        scores.update((row["id"], row["bm25"]) for row in rows)
-        best = sorted(scores.values(), reverse=True)
-        threshold = best[limit - 1] if len(best) >= limit else 0.0
-        if sum(bound[end:]) < threshold:
-            break  # a chunk holding only the remaining terms cannot reach the top `limit`
-    return sorted(scores.items(), key=lambda s: (-s[1], s[0]))[:limit]
+    """The `limit` best chunks by BM25, best first (ties: by id)."""
+    if not stats.terms:
+        return []
+    rows = await conn.fetch(
+        _BM25, user_id, stats.avgdl, _ids(file_ids), stats.terms, stats.idf, limit
+    )
+    return [(row["chunk_id"], row["bm25"]) for row in rows]
 
 
 async def hybrid_search(

@@ -1,8 +1,11 @@
 """GET /v1/search: hybrid retrieval over the user's own chunks, citable to the character."""
 
+import asyncpg
 import httpx
 import pytest
 
+from shared.db.search import BM25_B, BM25_K1, bm25_ranking, term_stats
+from tests.benchmarks.memory_fixtures import insert_files
 from tests.conftest import ClientFactory
 from tests.helpers import upload, wait_for_status
 
@@ -44,3 +47,47 @@ async def test_an_empty_query_is_a_clear_422(api_client: httpx.AsyncClient) -> N
     response = await api_client.get("/v1/search", params={"q": ""})
     assert response.status_code == 422
     assert "q" in response.json()["detail"]
+
+
+# full BM25 of every chunk of the user, from the chunks' own tsvectors: what the postings must give
+BRUTE_FORCE_BM25 = f"""
+    SELECT c.id, sum(s.idf * tf.n * ({BM25_K1} + 1) / (tf.n + {BM25_K1}
+               * (1 - {BM25_B} + {BM25_B} * c.term_count / $2::float8))) AS bm25
+    FROM file_chunks c, unnest(c.search_vector) AS lexeme,
+         LATERAL (SELECT coalesce(array_length(lexeme.positions, 1), 1)::float8 AS n) tf,
+         unnest($3::text[], $4::float8[]) AS s(term, idf)
+    WHERE c.user_id = $1 AND s.term = lexeme.lexeme
+    GROUP BY c.id ORDER BY bm25 DESC, c.id
+"""
+
+
+async def test_bm25_from_the_postings_is_full_bm25_and_follows_the_chunks(
+    api_client: httpx.AsyncClient, db: asyncpg.Pool
+) -> None:
+    user_id = api_client.user_id  # type: ignore[attr-defined]
+    pieces = [
+        "Usage tiers replace per-seat pricing; pricing pricing pricing.",
+        "We hire engineers in Lisbon. Lisbon engineers cost less than pricing consultants.",
+        "The pricing committee met in Lisbon to review every discount and every tier.",
+        "Nothing here about money: a note on the office plants and the coffee machine.",
+    ]
+    [file_id] = await insert_files(db, user_id, [("notes.txt", pieces)])
+    question = "pricing tiers for Lisbon engineers"
+    stats = await term_stats(db, user_id=user_id, text=question)
+    assert stats.chunks == 4 and len(stats.terms) == 4
+    for term, df in zip(stats.terms, stats.df, strict=True):  # as the GIN index counts them
+        assert df == await db.fetchval(
+            "SELECT count(*) FROM file_chunks WHERE user_id = $1 AND search_vector @@ $2::tsquery",
+            user_id,
+            term,
+        )
+    expected = await db.fetch(BRUTE_FORCE_BM25, user_id, stats.avgdl, stats.terms, stats.idf)
+    ranked = await bm25_ranking(db, user_id=user_id, stats=stats, limit=10)
+    assert [chunk_id for chunk_id, _ in ranked] == [r["id"] for r in expected]
+    assert [score for _, score in ranked] == pytest.approx([r["bm25"] for r in expected])
+
+    first = ranked[0][0]  # its text rewritten without the question's words: its postings go
+    await db.execute("UPDATE file_chunks SET title = '', text = 'Plants.' WHERE id = $1", first)
+    assert first not in [c for c, _ in await bm25_ranking(db, user_id=user_id, stats=stats)]
+    await db.execute("DELETE FROM files WHERE id = $1", file_id)  # and all of them with the file
+    assert await db.fetchval("SELECT count(*) FROM chunk_terms WHERE user_id = $1", user_id) == 0
