@@ -11,7 +11,9 @@ import httpx
 import pytest
 
 from shared.config import chat_settings
+from shared.db.context import nearest_journal
 from shared.launcher.stack import Stack
+from shared.providers.local.embed import embed_texts
 from tests.benchmarks.memory_fixtures import insert_files, insert_turns, synthetic_turns
 from tests.conftest import ClientFactory
 from tests.helpers import import_turns, upload, wait_for_status, wait_journaled
@@ -261,3 +263,27 @@ async def test_a_stopped_context_service_is_a_clear_503(
             if ok.status_code == 200:
                 break
             await asyncio.sleep(0.2)
+
+
+async def test_p5_reads_as_many_neighbours_as_asked_and_leaves_the_search_width_alone(
+    api_client: httpx.AsyncClient, db: asyncpg.Pool
+) -> None:
+    """nearest_journal widens hnsw.ef_search for its own statement only: all `depth` neighbours
+    come back (at the default width, 40, no more than 40 could), with their exact similarity."""
+    user_id = api_client.user_id  # type: ignore[attr-defined]
+    await insert_turns(db, user_id, synthetic_turns(300, start=T0))
+    vector = embed_texts(["What did we decide about pricing tiers?"])[0]
+    async with db.acquire() as conn:
+        rows = await nearest_journal(conn, user_id=user_id, vector=vector, depth=150)
+        assert await conn.fetchval("SHOW hnsw.ef_search") == "40"
+        exact = await conn.fetch(
+            "SELECT turn_id, 1 - (embedding <=> $2) AS similarity FROM journal"
+            " WHERE user_id = $1 AND turn_id = ANY($3::uuid[])",
+            user_id,
+            vector.astype("float32"),
+            [r["turn_id"] for r in rows],
+        )
+    assert len(rows) == len({r["turn_id"] for r in rows}) == 150
+    assert {r["turn_id"]: r["similarity"] for r in rows} == {
+        r["turn_id"]: r["similarity"] for r in exact
+    }
