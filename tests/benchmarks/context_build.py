@@ -5,13 +5,15 @@ Run:  .venv/bin/python -m tests.benchmarks.context_build [--turns 10000] [--chun
                                                          [--questions 200]
 Fixtures are bulk-inserted (SciFact abstracts as chunks, 100 per file; synthetic turns); the
 questions are typical chat questions of 5-15 words: half SciFact claims (file context), half
-questions about past decisions (journal, P5).
+questions about past decisions (journal, P5). The machine's load average is printed with the
+figures: latencies measured on a busy machine are not comparable.
 """
 
 import argparse
 import asyncio
 import gzip
 import json
+import os
 import random
 import tempfile
 import time
@@ -82,12 +84,14 @@ async def run(stack: Stack, turns: int, chunks: int, count: int) -> dict[str, li
             await request_context(broker, request, timeout=10)
             await build_context(pool, request)
         bundles = [await request_context(broker, r, timeout=10) for r in requests]
+        load_before = os.getloadavg()[0]
         results = {
             "over NATS": await timed(
                 [lambda r=r: request_context(broker, r, timeout=10) for r in requests]
             ),
             "in process": await timed([lambda r=r: build_context(pool, r) for r in requests]),
         }
+        load_after = os.getloadavg()[0]
     finally:
         await broker.stop()
         await pool.close()
@@ -96,7 +100,8 @@ async def run(stack: Stack, turns: int, chunks: int, count: int) -> dict[str, li
     print(
         f"{len(bundles)} questions: {recalled} with P5 items, {with_files} with file passages,"
         f" mean {sum(b.total_tokens for b in bundles) / len(bundles):.0f} tokens"
-        f" of a {bundles[0].cap_tokens} cap"
+        f" of a {bundles[0].cap_tokens} cap; 1-minute load average {load_before:.2f} ->"
+        f" {load_after:.2f} over the timed runs, on {os.cpu_count()} cores"
     )
     return results
 
