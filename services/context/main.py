@@ -1,5 +1,7 @@
 """Entry point of the context service."""
 
+import gc
+
 import asyncpg
 
 from services.context.handlers import router
@@ -18,6 +20,9 @@ async def check_embedding_space(pool: asyncpg.Pool) -> None:
 
 
 def main() -> None:
+    # what the imports created (~80k objects) lives as long as the process: kept out of the
+    # collector, a full collection pauses a build ~10 ms instead of ~50 ms (a p99 spike)
+    gc.freeze()
     run_service("context", router, startup_checks=[check_embedding_space])
 
 
