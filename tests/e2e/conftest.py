@@ -43,14 +43,21 @@ def web_system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         yield stack
 
 
-@pytest.fixture(scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    path = chromium_path()
+def installed_or_skip(path: str | None, message: str) -> str:
+    """A browser's path; without one, skip on a developer's machine and fail in CI."""
     if path is None:
-        message = "browser tests need Chromium: apt-get install chromium (or set ARTISAN_CHROMIUM)"
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
+    return path
+
+
+@pytest.fixture(scope="module")
+async def browser() -> AsyncIterator[Browser]:
+    path = installed_or_skip(
+        chromium_path(),
+        "browser tests need Chromium: apt-get install chromium (or set ARTISAN_CHROMIUM)",
+    )
     async with async_playwright() as playwright:
         launched = await playwright.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
         yield launched

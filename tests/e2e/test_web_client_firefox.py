@@ -2,13 +2,12 @@
 progress stream, a streamed answer and a citation — what differs between browsers."""
 
 import json
-import os
 
 import pytest
 
 from shared.launcher.stack import Stack
 from tests.e2e.bidi import firefox_path, launch_firefox
-from tests.e2e.conftest import SCREENSHOTS, WebUser
+from tests.e2e.conftest import SCREENSHOTS, WebUser, installed_or_skip
 from tests.fixtures import documents
 from tests.helpers import import_turns, upload, wait_for_status
 
@@ -20,13 +19,10 @@ COMPLETED_TURNS = json.dumps(".turn[data-turn-id]:not([data-turn-id=''])")
 
 @pytest.fixture
 def firefox() -> str:
-    path = firefox_path()
-    if path is None:
-        message = "this test needs Firefox: apt-get install firefox-esr (or set ARTISAN_FIREFOX)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
+    return installed_or_skip(
+        firefox_path(),
+        "this test needs Firefox: apt-get install firefox-esr (or set ARTISAN_FIREFOX)",
+    )
 
 
 async def test_the_client_works_in_firefox(
