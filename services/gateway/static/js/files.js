@@ -20,15 +20,33 @@ export function fileRecord(id) {
   return files.get(id)?.record;
 }
 
+const QUIET_SECONDS = 10;
+let quietCheck = null;
+
 /** Follow progress; each time the stream (re)opens, the file list is read again — it is the
  * truth for files that finished or vanished while the stream was down. */
 export function startFiles() {
   connectEvents();
+  // an event published while the stream was still connecting is never sent again: a file that
+  // stays quiet while processing is read again, as the server does for the files it streams
+  quietCheck ??= setInterval(refreshQuietFiles, (QUIET_SECONDS / 2) * 1000);
+}
+
+function refreshQuietFiles() {
+  const quietSince = Date.now() - QUIET_SECONDS * 1000;
+  for (const [id, entry] of files) {
+    if (entry.record.status === "processing" && (entry.heardAt ?? 0) < quietSince) {
+      entry.heardAt = Date.now();
+      refreshRecord(id);
+    }
+  }
 }
 
 export function stopFiles() {
   source?.close();
   source = null;
+  clearInterval(quietCheck);
+  quietCheck = null;
   showStream("closed");
   files.clear();
   uploading.clear();
@@ -99,6 +117,7 @@ function applyProgress(event) {
   const key = orderKey(event);
   if (!isNewer(key, entry.key)) return; // events can arrive out of order; never go backwards
   entry.key = key;
+  entry.heardAt = Date.now();
   entry.message = event.message;
   Object.assign(entry.record, progressOf({ ...event, processing_stage: event.stage }));
   const finished = event.status !== "processing";
@@ -117,6 +136,7 @@ function takeRecord(record) {
     record: behind ? { ...record, ...progressOf(entry.record) } : record,
     key: entry?.key ?? null,
     message: behind ? entry.message : undefined,
+    heardAt: Date.now(),
   });
 }
 
