@@ -5,7 +5,6 @@ import { uploadFiles } from "./files.js";
 import { el, iconButton } from "./ui.js";
 
 const attached = new Map(); // file id -> record
-let submit = () => {};
 
 export function attach(record) {
   attached.set(record.id, record);
@@ -41,7 +40,6 @@ function renderAttachments() {
 
 /** `onSend(text)` returns true when the message was taken (false while an answer streams). */
 export function setupComposer(onSend) {
-  submit = onSend;
   const form = document.getElementById("input-bar");
   const input = document.getElementById("message");
   const picker = document.getElementById("file-input");
@@ -62,7 +60,7 @@ export function setupComposer(onSend) {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const text = input.value.trim();
-    if (text && submit(text)) {
+    if (text && onSend(text)) {
       input.value = "";
       fitHeight(input);
     }
