@@ -20,7 +20,7 @@ from shared.contracts import Consumer, FileEvent, Subject, TurnEvent
 from shared.db import files, turns
 from shared.errors import ConfigurationChanged, PermanentError
 from shared.progress import progress_event
-from shared.providers.usage import WorkContext, working_on
+from shared.usage import WorkContext, working_on
 
 logger = logging.getLogger(__name__)
 E = TypeVar("E", bound=FileEvent | TurnEvent)

@@ -16,7 +16,7 @@ from faststream.nats import NatsBroker
 from services.chat.sources import final_citations, load_passages
 from shared.bus import publish_event
 from shared.config import chat_settings
-from shared.context.client import request_context
+from shared.context_client import request_context
 from shared.contracts import (
     ChatDone,
     ChatRequest,
@@ -28,13 +28,14 @@ from shared.contracts import (
     chat_stream_subject,
 )
 from shared.db.turns import NewTurn, insert_turn
+from shared.domain import REFUSAL
 from shared.personas import Persona, get_persona, is_name_question, persona_names
 from shared.providers import registry
 from shared.providers.base import AnswerInput, AnswerStream
-from shared.providers.local.answer import REFUSAL, word_pieces
-from shared.providers.local.answer_check import cited_refs
-from shared.providers.usage import WorkContext, working_on
 from shared.secrets import redact
+from shared.text.citations import cited_refs
+from shared.text.words import word_pieces
+from shared.usage import WorkContext, working_on
 
 logger = logging.getLogger(__name__)
 CONTEXT_TIMEOUT_SECONDS = 15.0

@@ -6,11 +6,10 @@ from uuid import UUID
 
 import asyncpg
 
-from shared.context.render import cut_passage, without_ref_markers
 from shared.contracts import Citation, ContextBundle
 from shared.db import chunks, files, turns
 from shared.db.context import cuts_by_id
-from shared.providers.local.answer_check import cited_refs, split_claims
+from shared.text.citations import cited_refs, cut_passage, split_claims, without_ref_markers
 
 SUMMARY_KINDS = frozenset({"file_summary", "section_summary"})
 

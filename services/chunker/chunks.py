@@ -3,8 +3,9 @@
 import asyncio
 
 from shared.db.chunks import NewChunk
-from shared.providers.base import Chunker, ChunkType, Classifier, FileType
-from shared.providers.local.spans import line_range, validate_spans
+from shared.domain import ChunkType, FileType
+from shared.providers.base import Chunker, Classifier
+from shared.text.spans import line_range, validate_spans
 
 
 async def plan_chunks(

@@ -7,9 +7,9 @@ from services.chunker.chunks import plan_chunks
 from shared.bus import publish_event
 from shared.contracts import ChunkReady, Consumer, FileExtracted, Subject
 from shared.db import chunks, files
+from shared.domain import ChunkType
 from shared.pipeline import announce, consumes
 from shared.providers import registry
-from shared.providers.base import ChunkType
 
 router = NatsRouter()
 

@@ -2,13 +2,9 @@
 
 import asyncpg
 
+from shared.domain import GLOBAL_SCOPE, MemoryFact, TurnCut
 from shared.providers import registry
-from shared.providers.base import MemoryFact, TurnCut
-from shared.providers.local.instructions import (
-    GLOBAL_SCOPE,
-    directive_sentences,
-    without_directives,
-)
+from shared.providers.local.instructions import directive_sentences, without_directives
 from shared.secrets import contains_secret, holds_marker, redact
 
 MIN_FACT_CONFIDENCE = 0.8

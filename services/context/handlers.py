@@ -6,8 +6,8 @@ import asyncpg
 from faststream import Context
 from faststream.nats import NatsResponse, NatsRouter
 
-from shared.context.assemble import build_context
-from shared.context.client import ERROR_HEADER
+from services.context.assemble import build_context
+from shared.context_client import ERROR_HEADER
 from shared.contracts import ContextBundle, ContextRequest, Request
 
 logger = logging.getLogger(__name__)

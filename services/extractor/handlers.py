@@ -5,11 +5,12 @@ import asyncio
 import asyncpg
 from faststream.nats import NatsBroker, NatsRouter
 
+from services.extractor.errors import ExtractionError
+from services.extractor.extract import extract_text
 from shared.bus import publish_event
 from shared.contracts import Consumer, FileExtracted, FileUploaded, Subject
 from shared.db import files
 from shared.errors import PermanentError
-from shared.extraction import ExtractionError, extract_text
 from shared.pipeline import announce, consumes
 
 router = NatsRouter()

@@ -29,8 +29,8 @@ from shared.bus import create_broker, ensure_stream
 from shared.config import GatewaySettings, InfraSettings, gateway_settings, infra_settings
 from shared.db import create_pool
 from shared.db.model_calls import database_sink
-from shared.providers.usage import set_usage_sink
 from shared.telemetry import setup_logging, setup_telemetry
+from shared.usage import set_usage_sink
 
 logger = logging.getLogger(__name__)
 POOL_CLOSE_SECONDS = 5.0

@@ -21,7 +21,7 @@ from shared.cli.discovery import Discovery, discover
 from shared.cli.progress_view import make_view
 from shared.cli.sse import follow_events, open_event_stream
 from shared.cli.tracker import FileState, Tracker, View
-from shared.extraction import SUPPORTED_EXTENSIONS, media_type_for
+from shared.formats import SUPPORTED_EXTENSIONS, media_type_for
 
 UPLOAD_CONCURRENCY = 4  # one file per request, so one rejected file never blocks the others
 TICK_SECONDS = 0.1  # redraw rate of the live view

@@ -8,7 +8,7 @@ from uuid import UUID
 import asyncpg
 import numpy as np
 
-from shared.providers.base import ArtisanCut
+from shared.domain import ArtisanCut
 
 Conn = asyncpg.Connection | asyncpg.Pool
 

@@ -7,7 +7,7 @@ import asyncpg
 import numpy as np
 
 from shared.db.cursors import Cursor, Page, page_of
-from shared.providers.base import TurnCut
+from shared.domain import TurnCut
 
 Conn = asyncpg.Connection | asyncpg.Pool
 

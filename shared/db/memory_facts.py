@@ -8,7 +8,7 @@ from uuid import UUID
 
 import asyncpg
 
-from shared.providers.base import MemoryFact
+from shared.domain import MemoryFact
 
 Conn = asyncpg.Connection | asyncpg.Pool
 

@@ -4,7 +4,7 @@ from uuid import UUID
 
 import asyncpg
 
-from shared.providers.usage import ModelCall, UsageSink, WorkContext
+from shared.usage import ModelCall, UsageSink, WorkContext
 
 Conn = asyncpg.Connection | asyncpg.Pool
 

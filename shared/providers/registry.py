@@ -21,8 +21,8 @@ from shared.providers.base import (
     Summariser,
     Verifier,
 )
-from shared.providers.usage import record_call
-from shared.tokens import count_tokens
+from shared.text.tokens import count_tokens
+from shared.usage import record_call
 
 LOCAL_MODEL = "artisan-local-1"
 # the role each local method plays, as usage records name it

@@ -22,9 +22,9 @@ from pathlib import Path
 
 from faststream.nats import NatsBroker
 
+from services.context.assemble import build_context
 from shared.bus import create_broker
-from shared.context.assemble import build_context
-from shared.context.client import request_context
+from shared.context_client import request_context
 from shared.contracts import ContextRequest
 from shared.db import create_pool, users
 from shared.launcher.stack import Stack

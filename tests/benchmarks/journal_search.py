@@ -16,7 +16,7 @@ from uuid import UUID
 
 import asyncpg
 
-from shared.context.assemble import RECALL_DEPTH_PER_RESULT, rank_recalled
+from services.context.assemble import RECALL_DEPTH_PER_RESULT, rank_recalled
 from shared.db import create_pool, users
 from shared.db.context import cuts_by_id, nearest_journal, recent_journal
 from shared.db.migrations import apply_migrations

@@ -8,7 +8,7 @@ import asyncio
 import statistics
 import time
 
-from shared.extraction import extract_text
+from services.extractor.extract import extract_text
 from shared.providers.local import LocalChunker, LocalClassifier, LocalCompressor, LocalEmbedder
 from shared.providers.local.embed import embed_texts
 from tests.fixtures.transcripts import interview_transcript

@@ -24,10 +24,11 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from shared.domain import REFUSAL
 from shared.errors import ModelOutputError
 from shared.prompts import MARKER, PLACEHOLDER, Prompt, load_prompt
 from shared.providers.base import ModelT
-from shared.providers.local.answer import REFUSAL, best_sentences, compose, sentences_of
+from shared.providers.local.answer import best_sentences, compose, sentences_of
 from shared.providers.local.answer_check import check_answer_text
 from shared.providers.local.artisan_cut import artisan_cut
 from shared.providers.local.chunking import chunk_text

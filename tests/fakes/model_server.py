@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from shared.tokens import count_tokens
+from shared.text.tokens import count_tokens
 
 Responder = Callable[[dict[str, Any]], str]
 """Given a chat-completions request body, the assistant message's content."""

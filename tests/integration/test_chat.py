@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from shared.cli.sse import SseParser
+from shared.domain import REFUSAL
 from shared.personas import get_persona
-from shared.providers.local.answer import REFUSAL
 from tests.conftest import ClientFactory
 from tests.helpers import upload, wait_for_status
 

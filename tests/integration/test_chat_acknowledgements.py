@@ -6,7 +6,7 @@ import asyncpg
 import httpx
 import pytest
 
-from shared.providers.local.answer import REFUSAL
+from shared.domain import REFUSAL
 from tests.integration.test_chat import PRICING_MEMO, chat, ready_file, wait_for_journal
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
-from shared.providers.local.answer_check import split_claims
+from shared.text.citations import split_claims
 from tests.helpers import import_turns, wait_journaled
 from tests.integration.test_chat import chat
 

@@ -4,8 +4,8 @@ and section summaries, each sentence once, citations quoting the summarised chun
 import httpx
 import pytest
 
-from shared.providers.local.answer import REFUSAL
-from shared.providers.local.answer_check import split_claims
+from shared.domain import REFUSAL
+from shared.text.citations import split_claims
 from tests.integration.test_chat import HIRING_PLAN, OTHER_PRICING, PRICING_MEMO, chat, ready_file
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")

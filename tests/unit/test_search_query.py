@@ -1,6 +1,6 @@
 """The pieces of hybrid search that need no database."""
 
-from shared.context.snippets import snippet_for
+from services.context.snippets import snippet_for
 
 
 def test_snippet_is_an_exact_substring_around_the_first_query_word() -> None:

@@ -10,7 +10,7 @@ from services.gateway.deps import FILE_NOT_FOUND, Broker, Pool
 from services.gateway.errors import StorableText
 from services.gateway.schemas import ErrorResponse
 from shared.config import chat_settings
-from shared.context.client import ContextBuildFailed, ContextUnavailable, request_context
+from shared.context_client import ContextBuildFailed, ContextUnavailable, request_context
 from shared.contracts import ContextBundle, ContextRequest
 from shared.db import context as queries
 from shared.personas import get_persona, persona_names

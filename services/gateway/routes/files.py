@@ -19,7 +19,7 @@ from services.gateway.schemas import (
 )
 from services.gateway.upload_stream import UploadLimits, receive_files
 from shared.db import chunks, files, model_calls
-from shared.extraction import SUPPORTED_EXTENSIONS, media_type_for
+from shared.formats import SUPPORTED_EXTENSIONS, media_type_for
 
 router = APIRouter(prefix="/v1/files", tags=["files"])
 

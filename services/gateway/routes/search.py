@@ -5,15 +5,15 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
+from services.context.snippets import snippet_for
 from services.gateway.auth import CurrentUser
 from services.gateway.deps import Pool
 from services.gateway.errors import StorableText
 from services.gateway.schemas import ErrorResponse
 from shared.config import model_settings
-from shared.context.snippets import snippet_for
 from shared.db.search import hybrid_search
 from shared.providers import registry
-from shared.providers.usage import WorkContext, working_on
+from shared.usage import WorkContext, working_on
 
 router = APIRouter(tags=["search"])
 

@@ -10,10 +10,11 @@ from typing import Protocol
 from pydantic import BaseModel, Field
 
 from shared.contracts import ContextBundle, Usage
+from shared.domain import REFUSAL
 from shared.prompts import load_prompt
 from shared.providers.base import AnswerInput, ChatModel, CheckedAnswer
-from shared.providers.local.answer import REFUSAL
-from shared.providers.local.answer_check import check_answer_text, cited_refs
+from shared.providers.local.answer_check import check_answer_text
+from shared.text.citations import cited_refs
 
 ANSWER_ROLE, CHECK_ROLE = "answer", "check"
 INSTRUCTION_SECTIONS = frozenset({"instructions", "memory"})  # P3: applied, not cited

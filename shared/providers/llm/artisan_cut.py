@@ -1,7 +1,8 @@
 """Artisan Cut by a chat model: call 2A compresses, call 2B verifies against the source."""
 
+from shared.domain import ArtisanCut, TurnCut
 from shared.prompts import load_prompt
-from shared.providers.base import ArtisanCut, ChatModel, TurnCut
+from shared.providers.base import ChatModel
 from shared.providers.llm.inputs import cut_json
 from shared.providers.llm.normalise import to_artisan_cut, to_turn_cut
 from shared.providers.llm.schemas import CutAnswer, TurnCutAnswer

@@ -3,7 +3,7 @@
 Under `single_pass_limit` characters the text is one window; above it, windows of `window`
 characters overlap by `overlap`. Each window gets call 1A (chunk) then call 1B (refine, seeing
 the same window and 1A's chunks), and the windows run concurrently. The model's offsets are
-advice: `shared.chunking` turns them into chunks that tile the text exactly once, in order.
+advice: `chunk_merge` and `chunk_windows` turn them into chunks that tile the text exactly once, in order.
 """
 
 import asyncio
@@ -11,10 +11,12 @@ import logging
 
 from opentelemetry import trace
 
-from shared.chunking import merge_spans, owned_spans, shifted, window_bounds
+from shared.domain import ChunkSpan
 from shared.errors import ModelOutputError
 from shared.prompts import load_prompt
-from shared.providers.base import ChatModel, ChunkSpan
+from shared.providers.base import ChatModel
+from shared.providers.llm.chunk_merge import merge_spans
+from shared.providers.llm.chunk_windows import owned_spans, shifted, window_bounds
 from shared.providers.llm.inputs import spans_json, window_note
 from shared.providers.llm.schemas import ChunkingAnswer
 

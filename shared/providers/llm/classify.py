@@ -1,7 +1,8 @@
 """Classification by a chat model: files strategic, factual or mixed; chunks of mixed files."""
 
+from shared.domain import ChunkType, FileType
 from shared.prompts import load_prompt
-from shared.providers.base import ChatModel, ChunkType, FileType
+from shared.providers.base import ChatModel
 from shared.providers.llm.inputs import excerpt
 from shared.providers.llm.schemas import ChunkClassification, FileClassification
 

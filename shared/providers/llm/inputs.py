@@ -4,7 +4,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import asdict
 
-from shared.providers.base import ArtisanCut, ChunkSpan, TurnCut
+from shared.domain import ArtisanCut, ChunkSpan, TurnCut
 
 
 def excerpt(text: str, limit: int) -> str:

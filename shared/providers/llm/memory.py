@@ -4,8 +4,9 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, Field
 
+from shared.domain import MemoryFact
 from shared.prompts import load_prompt
-from shared.providers.base import ChatModel, MemoryFact
+from shared.providers.base import ChatModel
 from shared.providers.llm.inputs import excerpt
 from shared.secrets import contains_secret
 

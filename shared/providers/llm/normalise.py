@@ -5,8 +5,8 @@ A model's valid JSON can still miss the contract (salience 0, a 300-character ar
 answer with nothing usable in it is refused, with ModelOutputError.
 """
 
+from shared.domain import ArtisanCut, TurnCut
 from shared.errors import ModelOutputError
-from shared.providers.base import ArtisanCut, TurnCut
 from shared.providers.llm.schemas import CutAnswer, TurnCutAnswer
 
 ARC_MIN_CHARS = 50

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, Field
 
-from shared.providers.base import ChunkType, FileType
+from shared.domain import ChunkType, FileType
 
 
 def _rounded(value: Any) -> Any:

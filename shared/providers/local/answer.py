@@ -18,11 +18,11 @@ from collections.abc import AsyncIterator, Hashable
 from dataclasses import dataclass
 
 from shared.contracts import ContextBundle, Usage
+from shared.domain import GLOBAL_SCOPE, REFUSAL
 from shared.personas import Persona, get_persona
 from shared.providers.base import AnswerInput
 from shared.providers.local.answer_check import stems
 from shared.providers.local.instructions import (
-    GLOBAL_SCOPE,
     Instruction,
     detect_instruction,
     directive_clause,
@@ -32,11 +32,11 @@ from shared.providers.local.instructions import (
 )
 from shared.providers.local.memory import is_question, remembered, swap_persons
 from shared.providers.local.memory import sentences as message_sentences
-from shared.providers.local.text import sentence_spans, words
-from shared.providers.usage import record_call
-from shared.tokens import count_tokens
+from shared.text.sentences import sentence_spans
+from shared.text.tokens import count_tokens
+from shared.text.words import word_pieces, words
+from shared.usage import record_call
 
-REFUSAL = "I can't find that in your files or our past conversations."
 MIN_CONFIDENCE = 0.3  # seed 001: below this retrieval confidence, refuse
 MIN_COVERAGE = 0.25  # share of the question's (weighted) content words a sentence must contain
 CLOSE_TO_BEST = 0.2  # sentences this far below the best one still qualify
@@ -220,11 +220,6 @@ def extractive_answer(request: AnswerInput) -> str | None:
     # a specific question, or files without stored summaries yet: quote the best passages
     chosen = chosen or best_sentences(request.question, candidates(request))
     return compose(request.persona.lead_in, chosen) if chosen else None
-
-
-def word_pieces(text: str) -> list[str]:
-    """The text as streamed: words with their following whitespace (they join back exactly)."""
-    return re.findall(r"\s*\S+\s*", text) if text.strip() else []
 
 
 class LocalAnswerStream:

@@ -7,41 +7,12 @@ persona's framing (a lead-in, a refusal) and pass as they are: only cited claims
 """
 
 import re
-from dataclasses import dataclass
 
 from shared.providers.base import AnswerInput, CheckedAnswer
-from shared.providers.local.text import content_words, stem
+from shared.text.citations import Claim, split_claims
+from shared.text.words import content_words, stem
 
-REF = re.compile(r"\[Ref:\s*(\d+)\]")
 SUPPORT_THRESHOLD = 0.6  # share of a sentence's content words its passage must contain
-# a sentence ends at . ! ? (or a line break) possibly followed by its citation markers
-_CLAIM = re.compile(r"[^\n]*?(?:[.!?…](?=\s|\[|$)|\n|$)(?:\s*\[Ref:\s*\d+\])*", re.DOTALL)
-
-
-@dataclass(frozen=True)
-class Claim:
-    text: str  # as written, citations included
-    refs: tuple[int, ...]
-
-    @property
-    def statement(self) -> str:
-        """The sentence without its citation markers."""
-        return REF.sub("", self.text).strip()
-
-
-def cited_refs(answer: str) -> list[int]:
-    """Every ref the answer cites, in order of first mention."""
-    return list(dict.fromkeys(int(n) for n in REF.findall(answer)))
-
-
-def split_claims(answer: str) -> list[Claim]:
-    """The answer's sentences with the refs each cites (whitespace between them is dropped)."""
-    claims = []
-    for match in _CLAIM.finditer(answer):
-        text = match.group(0).strip()
-        if text:
-            claims.append(Claim(text, tuple(int(n) for n in REF.findall(text))))
-    return claims
 
 
 def stems(text: str) -> set[str]:

@@ -1,6 +1,6 @@
 """Decision arcs are search keys of 50-150 characters: fit any arc into that band."""
 
-from shared.providers.local.text import shorten
+from shared.text.words import shorten
 
 ARC_MIN_CHARS = 50
 ARC_MAX_CHARS = 150

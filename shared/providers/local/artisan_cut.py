@@ -5,16 +5,10 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from shared.providers.base import ArtisanCut
+from shared.domain import ArtisanCut
 from shared.providers.local.boundaries import Level, line_boundaries
-from shared.providers.local.text import (
-    content_words,
-    sentence_spans,
-    shorten,
-    stem,
-    word_set,
-    words,
-)
+from shared.text.sentences import sentence_spans
+from shared.text.words import content_words, shorten, stem, word_set, words
 
 ESSENCE_MAX_CHARS = 600
 ARC_MIN_CHARS = 50

@@ -5,7 +5,7 @@ from collections import Counter
 from dataclasses import dataclass
 from enum import IntEnum
 
-from shared.providers.local.text import word_set
+from shared.text.words import word_set
 
 
 class Level(IntEnum):

@@ -5,11 +5,11 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
-from shared.providers.base import ChunkSpan
+from shared.domain import ChunkSpan
 from shared.providers.local.boundaries import Boundary, Level, line_boundaries
-from shared.providers.local.spans import validate_spans
 from shared.providers.local.summary import chunk_summary
 from shared.providers.local.titles import titled_spans
+from shared.text.spans import validate_spans
 
 DEFAULT_TARGET_WORDS = 350
 # sizes are in words, but text without spaces still needs a size: count 8 characters as a word

@@ -2,9 +2,9 @@
 
 import re
 
-from shared.providers.base import ChunkType, FileType
+from shared.domain import ChunkType, FileType
 from shared.providers.local.boundaries import Level, line_boundaries
-from shared.providers.local.text import word_set, words
+from shared.text.words import word_set, words
 
 # first-person voice, modal verbs, advice and decision vocabulary
 _FIRST_PERSON = word_set(

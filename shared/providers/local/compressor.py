@@ -1,6 +1,6 @@
 """Offline Artisan Cut (call 2A) for strategic chunks and conversation turns."""
 
-from shared.providers.base import ArtisanCut, TurnCut
+from shared.domain import ArtisanCut, TurnCut
 from shared.providers.local.artisan_cut import artisan_cut
 from shared.providers.local.turns import turn_cut
 

@@ -6,7 +6,7 @@ from typing import Literal
 
 import numpy as np
 
-from shared.providers.local.text import STOP_WORDS, stem, words
+from shared.text.words import STOP_WORDS, stem, words
 
 DEFAULT_DIMENSION = 1024
 # relative weights of the feature kinds: words carry meaning, pairs add phrasing,

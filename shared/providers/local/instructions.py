@@ -12,11 +12,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from shared.domain import GLOBAL_SCOPE
 from shared.personas import load_personas
 from shared.providers.local.memory import swap_persons
-from shared.providers.local.text import sentence_spans
-
-GLOBAL_SCOPE = "global"
+from shared.text.sentences import sentence_spans
 
 # words that may open a clause before its verb: vocatives, politeness, discourse fillers (the
 # personas' names join them in _names())

@@ -5,7 +5,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from shared.providers.base import MemoryFact
+from shared.domain import MemoryFact
 from shared.secrets import contains_secret, holds_marker
 
 MIN_CONFIDENCE = 0.8

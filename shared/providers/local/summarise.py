@@ -7,8 +7,8 @@ from itertools import pairwise
 
 from shared.providers.local.artisan_cut import salience
 from shared.providers.local.summary import ranked_sentences, section_summary
-from shared.providers.local.text import shorten, stem, words
 from shared.providers.local.titles import is_topical
+from shared.text.words import shorten, stem, words
 
 FILE_SUMMARY_CHARS = 1200
 _OPENING_CHARS = 240

@@ -4,7 +4,7 @@ from collections import Counter
 from dataclasses import replace
 
 from shared.providers.local.artisan_cut import Sentence, attributed, distinct, scored_sentences
-from shared.providers.local.text import content_words, shorten, stem
+from shared.text.words import content_words, shorten, stem
 
 CHUNK_SUMMARY_CHARS = 240
 SECTION_SUMMARY_CHARS = 300

@@ -5,9 +5,9 @@ from bisect import bisect_right
 from collections import Counter
 from itertools import pairwise
 
-from shared.providers.base import ChunkSpan
+from shared.domain import ChunkSpan
 from shared.providers.local.boundaries import Boundary, Level
-from shared.providers.local.text import STOP_WORDS, shorten, stem, word_set, words
+from shared.text.words import STOP_WORDS, shorten, stem, word_set, words
 
 MAX_TITLE_CHARS = 80
 _FIRST_WORDS_CHARS = 60

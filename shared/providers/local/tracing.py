@@ -5,7 +5,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from shared.providers.local.artisan_cut import NUMBER
-from shared.providers.local.text import content_words, sentence_spans, stem, word_set, words
+from shared.text.sentences import sentence_spans
+from shared.text.words import content_words, stem, word_set, words
 
 # a sentence traces to its source when at least this share of its content words occur there
 TRACEABLE_SHARE = 0.6

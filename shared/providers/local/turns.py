@@ -2,7 +2,7 @@
 
 from dataclasses import replace
 
-from shared.providers.base import TurnCut
+from shared.domain import GLOBAL_SCOPE, TurnCut
 from shared.providers.local.arcs import fit_arc
 from shared.providers.local.artisan_cut import (
     DECISION_WORDS,
@@ -12,7 +12,6 @@ from shared.providers.local.artisan_cut import (
     salience,
 )
 from shared.providers.local.instructions import (
-    GLOBAL_SCOPE,
     Instruction,
     detect_instruction,
     is_directive,
@@ -20,8 +19,8 @@ from shared.providers.local.instructions import (
     without_address,
 )
 from shared.providers.local.summary import fit_sentences, ranked_sentences
-from shared.providers.local.text import shorten, words
 from shared.providers.local.titles import key_phrase
+from shared.text.words import shorten, words
 
 BOSS_ESSENCE_CHARS = 240
 PERSONA_ESSENCE_CHARS = 400

@@ -2,7 +2,7 @@
 
 from collections.abc import Callable
 
-from shared.providers.base import ArtisanCut, TurnCut
+from shared.domain import ArtisanCut, TurnCut
 from shared.providers.local.arcs import fit_arc
 from shared.providers.local.artisan_cut import artisan_cut, pointer_clause
 from shared.providers.local.instructions import (
@@ -12,7 +12,6 @@ from shared.providers.local.instructions import (
     normalise_persona,
     normalise_scope,
 )
-from shared.providers.local.text import sentence_spans, shorten
 from shared.providers.local.tracing import (
     Source,
     is_traceable,
@@ -20,6 +19,8 @@ from shared.providers.local.tracing import (
     without_invented_clauses,
 )
 from shared.providers.local.turns import boss_essence, persona_essence, turn_arc
+from shared.text.sentences import sentence_spans
+from shared.text.words import shorten
 
 SALIENCE_MIN = 1
 SALIENCE_MAX = 10

@@ -1,9 +1,9 @@
 """Splitting texts into embedding requests within an API's limits, with offline token estimates
-(shared.tokens errs high, so a budget it accepts the API accepts too)."""
+(shared.text.tokens errs high, so a budget it accepts the API accepts too)."""
 
 from collections.abc import Sequence
 
-from shared.tokens import count_tokens
+from shared.text.tokens import count_tokens
 
 
 def token_batches(texts: Sequence[str], *, max_items: int, max_tokens: int) -> list[range]:

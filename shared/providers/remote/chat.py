@@ -20,8 +20,8 @@ from shared.providers.remote.answers import (
 from shared.providers.remote.errors import Endpoint, from_openai_error
 from shared.providers.remote.limits import call_slots
 from shared.providers.remote.streaming import TextStream
-from shared.providers.usage import record_call
-from shared.tokens import count_tokens
+from shared.text.tokens import count_tokens
+from shared.usage import record_call
 
 Message = dict[str, Any]
 

@@ -22,8 +22,8 @@ from shared.providers.remote.errors import (
 )
 from shared.providers.remote.limits import call_slots
 from shared.providers.remote.retry import with_retries
-from shared.providers.usage import record_call
-from shared.tokens import count_tokens
+from shared.text.tokens import count_tokens
+from shared.usage import record_call
 
 InputType = Literal["document", "query"]
 Vectors = list[list[float]]

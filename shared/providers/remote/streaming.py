@@ -13,8 +13,8 @@ import openai
 
 from shared.providers.remote.errors import Endpoint, from_openai_error
 from shared.providers.remote.limits import call_slots
-from shared.providers.usage import record_call
-from shared.tokens import count_tokens
+from shared.text.tokens import count_tokens
+from shared.usage import record_call
 
 Message = dict[str, Any]
 _OPEN, _CLOSE = "<think>", "</think>"

@@ -3,10 +3,12 @@ and for whom) instead of refusing it; anything that asks still goes through retr
 
 import pytest
 
+from shared.domain import REFUSAL
 from shared.personas import get_persona
 from shared.providers.base import AnswerInput
-from shared.providers.local.answer import REFUSAL, LocalAnswerer
-from shared.providers.local.answer_check import REF, check_answer_text
+from shared.providers.local.answer import LocalAnswerer
+from shared.providers.local.answer_check import check_answer_text
+from shared.text.citations import REF
 from tests.unit.chat.bundles import HIRING, PRICING, file_bundle
 
 

@@ -2,12 +2,8 @@
 
 from shared.personas import get_persona
 from shared.providers.base import AnswerInput
-from shared.providers.local.answer_check import (
-    LocalAnswerChecker,
-    check_answer_text,
-    cited_refs,
-    split_claims,
-)
+from shared.providers.local.answer_check import LocalAnswerChecker, check_answer_text
+from shared.text.citations import cited_refs, split_claims
 from tests.unit.chat.bundles import HIRING, PRICING, file_bundle
 
 PASSAGES = {1: PRICING, 2: HIRING}

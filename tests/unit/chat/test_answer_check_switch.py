@@ -1,9 +1,10 @@
 """ChatSettings.answer_check switches call 1B off; a refusal is never checked."""
 
 from services.chat.answering import checked_outcome
+from shared.domain import REFUSAL
 from shared.personas import get_persona
 from shared.providers.base import AnswerInput
-from shared.providers.local.answer import REFUSAL, LocalAnswerer
+from shared.providers.local.answer import LocalAnswerer
 from tests.unit.chat.bundles import PRICING, file_bundle
 
 DRAFT = "Pro is $49 per seat per month. [Ref: 1] The office moves to Lisbon. [Ref: 1]"

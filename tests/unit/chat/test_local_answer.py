@@ -5,10 +5,12 @@ import uuid
 import pytest
 
 from shared.contracts import Citation, ContextBundle, ContextItem, ContextSection
+from shared.domain import REFUSAL
 from shared.personas import get_persona
 from shared.providers.base import AnswerInput
-from shared.providers.local.answer import REFUSAL, LocalAnswerer, word_pieces
-from shared.providers.local.answer_check import REF, split_claims
+from shared.providers.local.answer import LocalAnswerer
+from shared.text.citations import REF, split_claims
+from shared.text.words import word_pieces
 from tests.unit.chat.bundles import HIRING, PRICING, file_bundle
 
 GUNNAR = get_persona("gunnar")

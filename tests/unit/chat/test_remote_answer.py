@@ -10,7 +10,7 @@ from shared.providers.base import AnswerInput
 from shared.providers.llm.answer import LLMAnswerChecker, LLMAnswerer
 from shared.providers.remote import OpenAICompatibleChat
 from shared.providers.remote.streaming import ThinkFilter
-from shared.providers.usage import ModelCall, WorkContext, set_usage_sink
+from shared.usage import ModelCall, WorkContext, set_usage_sink
 from tests.fakes.llm_responder import prompt_name, realistic_responder, scripted_responder
 from tests.fakes.model_server import FakeModelServer
 from tests.unit.chat.bundles import HIRING, PRICING, file_bundle

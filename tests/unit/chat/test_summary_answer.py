@@ -6,14 +6,14 @@ import uuid
 from itertools import permutations
 
 from services.chat.sources import final_citations
-from shared.context.snippets import snippet_for
+from services.context.snippets import snippet_for
 from shared.contracts import Citation, ContextBundle, ContextItem, ContextSection
 from shared.personas import get_persona
 from shared.providers.base import AnswerInput
 from shared.providers.local.answer import LocalAnswerer
-from shared.providers.local.answer_check import split_claims
 from shared.providers.local.summarise import file_summary, section_summary
-from shared.providers.local.text import words
+from shared.text.citations import split_claims
+from shared.text.words import words
 
 QUESTION = "Summarise this document"
 SECTIONS = [

@@ -2,7 +2,7 @@
 every persona, an instruction only its scope)."""
 
 from services.compressor.turns import fact_source, remembered_facts
-from shared.providers.base import TurnCut
+from shared.domain import TurnCut
 from shared.providers.local.memory import facts_in
 from shared.secrets import redact
 

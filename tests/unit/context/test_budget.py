@@ -5,7 +5,7 @@ import uuid
 
 import pytest
 
-from shared.context.budget import (
+from services.context.budget import (
     ELLIPSIS,
     ITEM_OVERHEAD,
     SECTION_OVERHEAD,
@@ -15,7 +15,7 @@ from shared.context.budget import (
     fill,
     text_tokens,
 )
-from shared.tokens import count_tokens
+from shared.text.tokens import count_tokens
 
 
 def item(kind: str = "journal", words: int = 10, cite: bool = False, **kw) -> Candidate:

@@ -2,8 +2,8 @@
 
 import pytest
 
-from shared.context.intent import is_summary_question, summary_topic
-from shared.context.relevance import first_tier
+from services.context.intent import is_summary_question, summary_topic
+from services.context.relevance import first_tier
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 import uuid
 from datetime import UTC, datetime, timedelta
 
-from shared.context.assemble import (
+from services.context.assemble import (
     Conversation,
     conversation_plans,
     rank_recalled,

@@ -3,8 +3,8 @@ with each text's lexemes fetched from PostgreSQL once."""
 
 import pytest
 
-from shared.context import relevance
-from shared.context.relevance import lexemes, share_of_terms, text_relevance
+from services.context import relevance
+from services.context.relevance import lexemes, share_of_terms, text_relevance
 from shared.db.search import TermStats
 
 STATS = TermStats(terms=["price", "tier"], idf=[2.0, 1.0], df=[3, 9], chunks=50, avgdl=100.0)

@@ -3,8 +3,8 @@ point at that answer's sources, not at this context's refs); citations still quo
 
 import uuid
 
-from shared.context import render
-from shared.context.assemble import Conversation, conversation_plans
+from services.context.assemble import Conversation, conversation_plans
+from shared.text import citations
 from tests.unit.context.test_priorities import T0, cut
 
 OLD_ANSWER = (
@@ -27,11 +27,11 @@ def turn(**fields: object) -> dict:
 
 
 def test_ref_markers_are_removed_with_the_space_before_them() -> None:
-    assert render.without_ref_markers(OLD_ANSWER) == (
+    assert citations.without_ref_markers(OLD_ANSWER) == (
         "Straight to it - here is what your records say.\n\n"
         "We decided to move to usage tiers. The risk is churn among small teams."
     )
-    assert render.without_ref_markers("no markers [Ref: x]") == "no markers [Ref: x]"
+    assert citations.without_ref_markers("no markers [Ref: x]") == "no markers [Ref: x]"
 
 
 def test_recent_and_starred_turns_and_journal_cuts_carry_no_old_ref_markers() -> None:
@@ -57,6 +57,6 @@ def test_recent_and_starred_turns_and_journal_cuts_carry_no_old_ref_markers() ->
 
 def test_a_cut_is_quoted_from_its_essences_without_header_or_old_markers() -> None:
     entry = cut(7, persona_essence="We open the Berlin office in May. [Ref: 2]")
-    passage = render.cut_passage(entry)
+    passage = citations.cut_passage(entry)
     assert passage == f"{entry['boss_essence']}\n\nWe open the Berlin office in May."
     assert "Arc:" not in passage and "gunnar" not in passage

@@ -7,7 +7,7 @@ import pytest
 from faststream.nats import NatsBroker, TestNatsBroker
 
 from services.context import handlers
-from shared.context.client import ContextBuildFailed, request_context
+from shared.context_client import ContextBuildFailed, request_context
 from shared.contracts import ContextBundle, ContextRequest
 
 REQUEST = ContextRequest(user_id=uuid.uuid4(), persona="gunnar", query="pricing?")

@@ -4,7 +4,7 @@ at word boundaries."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.context.snippets import MAX_WORD_SHIFT, SNIPPET_CHARS, snippet_for, snippet_span
+from services.context.snippets import MAX_WORD_SHIFT, SNIPPET_CHARS, snippet_for, snippet_span
 
 OPENING = "The board met in March to review the year. " * 3
 REVENUE_LINE = (

@@ -5,7 +5,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.providers.base import ArtisanCut
+from shared.domain import ArtisanCut
 from shared.providers.local import LocalCompressor
 from shared.providers.local.artisan_cut import ESSENCE_MAX_CHARS, artisan_cut, salience
 from shared.providers.local.chunking import chunk_text

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.providers.base import ChunkSpan
+from shared.domain import ChunkSpan
 from shared.providers.local import LocalChunker
 from shared.providers.local.chunking import chunk_text
-from shared.providers.local.spans import line_range, validate_spans
+from shared.text.spans import line_range, validate_spans
 from tests.fixtures.transcripts import interview_transcript, turn_offsets
 
 CHUNK_SUMMARY_CHARS = 240  # the design's bound for a chunk summary

@@ -2,7 +2,7 @@
 
 import pytest
 
-from shared.providers.base import ChunkType, FileType
+from shared.domain import ChunkType, FileType
 from shared.providers.local import LocalClassifier
 from shared.providers.local.classify import (
     classify_chunk_text,

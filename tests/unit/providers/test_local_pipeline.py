@@ -1,9 +1,9 @@
 """The whole local path for a 65,000-character transcript (timed in tests/benchmarks)."""
 
-from shared.extraction import extract_text
-from shared.providers.base import ChunkType
+from services.extractor.extract import extract_text
+from shared.domain import ChunkType
 from shared.providers.local import LocalChunker, LocalClassifier, LocalCompressor, LocalEmbedder
-from shared.providers.local.spans import validate_spans
+from shared.text.spans import validate_spans
 from tests.fixtures.transcripts import interview_transcript
 
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.providers.base import TurnCut
+from shared.domain import TurnCut
 from shared.providers.local import LocalCompressor
 from shared.providers.local.instructions import detect_instruction
 from shared.providers.local.turns import BOSS_ESSENCE_CHARS, PERSONA_ESSENCE_CHARS, turn_cut

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.providers.base import ArtisanCut, TurnCut
+from shared.domain import ArtisanCut, TurnCut
 from shared.providers.local import LocalVerifier
 from shared.providers.local.artisan_cut import artisan_cut
 from shared.providers.local.tracing import Source, invented_figures

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
+from shared.domain import ArtisanCut, TurnCut
 from shared.errors import ModelOutputError
 from shared.prompts import load_prompt
-from shared.providers.base import ArtisanCut, TurnCut
 from shared.providers.llm import LLMCompressor, LLMVerifier
 from shared.providers.local.chunking import chunk_text
 from tests.fakes.llm_responder import (

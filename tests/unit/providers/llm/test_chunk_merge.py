@@ -5,15 +5,10 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.chunking import (
-    BoundaryLevel,
-    boundary_level,
-    merge_spans,
-    owned_spans,
-    snap_boundary,
-    window_bounds,
-)
-from shared.providers.base import ChunkSpan
+from shared.domain import ChunkSpan
+from shared.providers.llm.chunk_merge import merge_spans
+from shared.providers.llm.chunk_windows import owned_spans, window_bounds
+from shared.text.boundaries import BoundaryLevel, boundary_level, snap_boundary
 
 _TEXT = st.one_of(
     st.text(alphabet="ab .!?\n\t", min_size=1, max_size=400),  # dense in snapping points

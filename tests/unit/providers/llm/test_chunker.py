@@ -8,7 +8,7 @@ import pytest
 from shared.errors import ModelOutputError
 from shared.prompts import load_prompt
 from shared.providers.llm import LLMChunker
-from shared.providers.local.spans import validate_spans
+from shared.text.spans import validate_spans
 from tests.fakes.llm_responder import (
     ResponderChat,
     malformed_then,

@@ -2,9 +2,9 @@
 
 import pytest
 
+from shared.domain import ChunkType, FileType
 from shared.errors import ModelOutputError
 from shared.prompts import load_prompt
-from shared.providers.base import ChunkType, FileType
 from shared.providers.llm import LLMClassifier, LLMSummariser
 from tests.fakes.llm_responder import (
     ResponderChat,

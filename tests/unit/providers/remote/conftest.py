@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from shared.config import ModelSettings
-from shared.providers.usage import ModelCall, WorkContext, set_usage_sink
+from shared.usage import ModelCall, WorkContext, set_usage_sink
 from tests.fakes.model_server import FakeModelServer, empty_object_responder
 
 

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ValidationError
 from shared.providers.remote.answers import extract_json, parse_answer, repair_request
 from shared.providers.remote.batching import clip_to_tokens, token_batches
 from shared.providers.remote.retry import backoff_seconds, retry_after_seconds
-from shared.tokens import count_tokens
+from shared.text.tokens import count_tokens
 
 
 class Cut(BaseModel):

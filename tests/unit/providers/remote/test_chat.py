@@ -13,7 +13,7 @@ from shared.config import ModelSettings
 from shared.errors import ModelOutputError, ModelUnavailableError, PermanentError
 from shared.launcher.embedded import free_port
 from shared.providers.remote import ModelRequestRejectedError, OpenAICompatibleChat
-from shared.providers.usage import ModelCall
+from shared.usage import ModelCall
 from tests.fakes.model_server import FakeModelServer
 
 Settings = Callable[..., ModelSettings]

@@ -9,7 +9,7 @@ import pytest
 from shared.config import ModelSettings
 from shared.errors import ModelUnavailableError, PermanentError
 from shared.providers.remote import ModelRequestRejectedError, OpenAIEmbedder, VoyageEmbedder
-from shared.providers.usage import ModelCall
+from shared.usage import ModelCall
 from tests.fakes.model_server import FakeModelServer
 
 Settings = Callable[..., ModelSettings]

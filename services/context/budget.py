@@ -20,7 +20,7 @@ from functools import lru_cache
 from uuid import UUID
 
 from shared.contracts import Citation, ContextItem, ContextSection
-from shared.tokens import count_tokens
+from shared.text.tokens import count_tokens
 
 ITEM_OVERHEAD = 6
 SECTION_OVERHEAD = 8

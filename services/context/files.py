@@ -8,11 +8,11 @@ from uuid import UUID
 
 import asyncpg
 
-from shared.context import render
-from shared.context.budget import Candidate
-from shared.context.intent import summary_topic
-from shared.context.relevance import FALLBACK_TIERS, first_tier, text_relevance
-from shared.context.snippets import snippet_for
+from services.context import render
+from services.context.budget import Candidate
+from services.context.intent import summary_topic
+from services.context.relevance import FALLBACK_TIERS, first_tier, text_relevance
+from services.context.snippets import snippet_for
 from shared.db import context as queries
 from shared.db.search import TermStats, hybrid_search, term_stats
 

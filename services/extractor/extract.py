@@ -2,42 +2,18 @@
 
 import re
 from collections.abc import Callable
-from pathlib import PurePath
 
-from shared.extraction.docx_text import docx_to_text
-from shared.extraction.errors import ExtractionError
-from shared.extraction.html_text import declared_charset, html_to_text
-from shared.extraction.pdf_text import pdf_to_text
-from shared.extraction.plaintext import decode_text
-from shared.extraction.vtt import vtt_to_text
-
-_MEDIA_TYPES: dict[str, str] = {
-    ".txt": "text/plain",
-    ".md": "text/markdown",
-    ".rst": "text/x-rst",
-    ".log": "text/plain",
-    ".vtt": "text/vtt",
-    ".html": "text/html",
-    ".htm": "text/html",
-    ".pdf": "application/pdf",
-    ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-}
-SUPPORTED_EXTENSIONS: tuple[str, ...] = tuple(_MEDIA_TYPES)
-UNKNOWN_MEDIA_TYPE = "application/octet-stream"
+from services.extractor.docx_text import docx_to_text
+from services.extractor.errors import ExtractionError
+from services.extractor.html_text import declared_charset, html_to_text
+from services.extractor.pdf_text import pdf_to_text
+from services.extractor.plaintext import decode_text
+from services.extractor.vtt import vtt_to_text
+from shared.formats import SUPPORTED_EXTENSIONS, extension_of
 
 # C0 controls other than tab and newline carry no meaning in stored text
 _STRAY_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
 _EXCESS_BLANK_LINES = re.compile(r"\n(?:[ \t]*\n){3,}")
-
-
-def extension_of(filename: str) -> str:
-    """Lower-case extension of a filename, with its dot ('' when there is none)."""
-    return PurePath(filename).suffix.lower()
-
-
-def media_type_for(filename: str) -> str:
-    """The media type Artisan records for a filename, by extension."""
-    return _MEDIA_TYPES.get(extension_of(filename), UNKNOWN_MEDIA_TYPE)
 
 
 def extract_text(data: bytes, filename: str) -> str:

@@ -5,7 +5,7 @@ import logging
 
 from pypdf import PdfReader
 
-from shared.extraction.errors import ExtractionError
+from services.extractor.errors import ExtractionError
 
 # pypdf logs every recoverable glitch of a malformed file; the user gets our reason instead
 logging.getLogger("pypdf").setLevel(logging.ERROR)

@@ -4,7 +4,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
-from shared.providers.base import ChunkSpan
+from shared.domain import ChunkSpan
 
 WINDOW_CHARS = 20_000
 OVERLAP_CHARS = 3_000

@@ -7,7 +7,9 @@ import pytest
 from docx import Document
 from docx.document import Document as WordDocument
 
-from shared.extraction import SUPPORTED_EXTENSIONS, ExtractionError, extract_text, media_type_for
+from services.extractor.errors import ExtractionError
+from services.extractor.extract import extract_text
+from shared.formats import SUPPORTED_EXTENSIONS, media_type_for
 from tests.fixtures import documents
 
 

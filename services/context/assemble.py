@@ -6,7 +6,7 @@ memory facts · P4 the last `journal_recent` journal entries as Artisan Cuts · 
 journal holds more than `journal_recent` entries, the `journal_recalled` best of the HNSW
 nearest neighbours of the question by `similarity × salience / 10`, excluding everything P1-P4
 hold and every instruction · then file context (seed 003). A persona never sees a turn that is
-another persona's instruction, in any section. Budget rules: shared.context.budget.
+another persona's instruction, in any section. Budget rules: budget.py.
 """
 
 import asyncio
@@ -17,22 +17,22 @@ from uuid import UUID
 
 import asyncpg
 
-from shared.config import ChatSettings, chat_settings, model_settings
-from shared.context import render
-from shared.context.budget import Candidate, Filled, SectionPlan, fill
-from shared.context.files import (
+from services.context import render
+from services.context.budget import Candidate, Filled, SectionPlan, fill
+from services.context.files import (
     FileContext,
     attachment_candidates,
     search_context,
     summary_question_context,
 )
-from shared.context.intent import is_summary_question
-from shared.context.relevance import lexemes, share_of_terms
+from services.context.intent import is_summary_question
+from services.context.relevance import lexemes, share_of_terms
+from shared.config import ChatSettings, chat_settings, model_settings
 from shared.contracts import ContextBundle, ContextRequest
 from shared.db import context as queries
 from shared.db.search import TermStats, term_stats
 from shared.providers import registry
-from shared.providers.usage import WorkContext, working_on
+from shared.usage import WorkContext, working_on
 
 JOURNAL_KINDS = ("turn", "journal")
 Lexemes = dict[str, frozenset[str]]  # a text's lexemes, by text

@@ -1,4 +1,4 @@
-"""Small text tools shared by the local providers: words, stop words, stems, sentences."""
+"""Words of a text: lower-cased words, stop words, light stems, word-boundary shortening."""
 
 import re
 from functools import lru_cache
@@ -28,7 +28,6 @@ STOP_WORDS: frozenset[str] = word_set(
 )
 
 WORD_PATTERN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-_SENTENCE_END = re.compile(r"(?:[.!?…]+[\"'”’)\]]*\s+|[。！？]+\s*|\n\s*\n|\n(?=\s*[-*•]\s))")
 # suffix → replacement, longest first; enough to make price/prices/pricing/priced collide
 _SUFFIXES: tuple[tuple[str, str], ...] = (
     ("ational", "ate"),
@@ -87,26 +86,6 @@ def _undouble(base: str) -> str:
     return base
 
 
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """[start, end) of each sentence or line item, whitespace trimmed, in order."""
-    spans: list[tuple[int, int]] = []
-    start = 0
-    for match in _SENTENCE_END.finditer(text):
-        _append_trimmed(text, start, match.end(), spans)
-        start = match.end()
-    _append_trimmed(text, start, len(text), spans)
-    return spans
-
-
-def _append_trimmed(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    if start < end:
-        spans.append((start, end))
-
-
 def shorten(text: str, limit: int, ellipsis: str = "") -> str:
     """Text cut at a word boundary to at most `limit` characters (ellipsis included)."""
     text = " ".join(text.split())
@@ -117,3 +96,8 @@ def shorten(text: str, limit: int, ellipsis: str = "") -> str:
     # cut at the last space unless that throws away most of the room (one very long word)
     cut = text[:space] if space >= room // 2 else text[:room]
     return cut.rstrip(" ,;:-–—") + ellipsis
+
+
+def word_pieces(text: str) -> list[str]:
+    """The text as streamed: words with their following whitespace (they join back exactly)."""
+    return re.findall(r"\s*\S+\s*", text) if text.strip() else []

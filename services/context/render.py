@@ -1,20 +1,13 @@
 """How each kind of context item reads in the prompt, and what its citation points at."""
 
-import re
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from shared.context.snippets import query_words, snippet_for
+from services.context.snippets import query_words, snippet_for
+from shared.text.citations import without_ref_markers
 
 Row = Mapping[str, Any]
-# a past answer's citation markers point at that answer's sources, not at this context's refs
-_REF_MARKER = re.compile(r"\s*\[Ref:\s*\d+\]", re.IGNORECASE)
-
-
-def without_ref_markers(text: str) -> str:
-    """The text without its `[Ref: N]` markers (and the space before each)."""
-    return _REF_MARKER.sub("", text)
 
 
 def _when(moment: datetime | None) -> str:
@@ -40,14 +33,6 @@ def cut_text(entry: Row) -> str:
         f"Boss: {without_ref_markers(entry['boss_essence'])}\n"
         f"{entry['persona_name']}: {without_ref_markers(entry['persona_essence'])}"
     )
-
-
-def cut_passage(entry: Row) -> str:
-    """What a cut says, as an answer may quote it: the boss's and the persona's essences, a
-    blank line apart (no sentence runs from one into the other), without the header that
-    cut_text puts before them or old ref markers."""
-    essences = (entry["boss_essence"], entry["persona_essence"])
-    return "\n\n".join(without_ref_markers(e).strip() for e in essences if e and e.strip())
 
 
 def instruction_text(entry: Row) -> str:

@@ -2,7 +2,7 @@
 
 import codecs
 
-from shared.extraction.errors import ExtractionError
+from services.extractor.errors import ExtractionError
 
 # BOMs checked longest first: the UTF-32 LE BOM starts with the UTF-16 LE one
 _BOMS: tuple[tuple[bytes, str], ...] = (

@@ -7,7 +7,7 @@ from docx import Document
 from docx.table import Table
 from docx.text.paragraph import Paragraph
 
-from shared.extraction.errors import ExtractionError
+from services.extractor.errors import ExtractionError
 
 _HEADING_STYLE = re.compile(r"^heading\s+(\d)$", re.IGNORECASE)
 

@@ -10,8 +10,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from shared.chunking.snapping import snap_boundary
-from shared.providers.base import ChunkSpan
+from shared.domain import ChunkSpan
+from shared.text.boundaries import snap_boundary
 
 SNAP_RADIUS = 200  # characters a boundary may move to reach a natural cut
 MAX_JOINED_GAP = 2_000  # a longer stretch no proposal covered becomes a chunk of its own

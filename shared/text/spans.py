@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 
-from shared.providers.base import ChunkSpan
+from shared.domain import ChunkSpan
 
 
 def line_range(text: str, start: int, end: int) -> tuple[int, int]:

@@ -1,0 +1,63 @@
+"""Artisan's domain types: what files, chunks, cuts, turns and facts are, for every layer."""
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+# the answer when no source answers the question (seed 001: refuse rather than guess)
+REFUSAL = "I can't find that in your files or our past conversations."
+GLOBAL_SCOPE = "global"  # an instruction for every persona, not only the one it was told to
+
+
+class FileType(StrEnum):
+    STRATEGIC = "strategic"
+    FACTUAL = "factual"
+    MIXED = "mixed"
+
+
+class ChunkType(StrEnum):
+    STRATEGIC = "strategic"
+    FACTUAL = "factual"
+
+
+@dataclass(frozen=True)
+class ChunkSpan:
+    """A logical chunk of a text: [start, end) character offsets, a title and a short summary."""
+
+    start: int
+    end: int
+    title: str
+    summary: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class ArtisanCut:
+    """Compressed understanding of a strategic chunk."""
+
+    chunk_essence: str
+    decision_arc_summary: str  # 50-150 characters: the search key
+    salience_score: int  # 1-10
+
+
+class TurnCut(BaseModel):
+    """The Artisan Cut of a conversation turn (seed 002), what the journal stores."""
+
+    boss_essence: str = Field(description="what the user said, compressed")
+    persona_name: str = Field(description="the persona that answered")
+    persona_essence: str = Field(description="what the persona answered, compressed")
+    decision_arc_summary: str = Field(description="50-150 characters: the search key")
+    salience_score: int = Field(ge=1, le=10)
+    is_instruction: bool = Field(False, description="the user gave a lasting behavioural directive")
+    instruction_scope: str | None = Field(
+        None, description="'global' or the persona's name when is_instruction, else null"
+    )
+
+
+class MemoryFact(BaseModel):
+    """A durable fact about the user or their company, extracted from a turn (seed 001)."""
+
+    kind: Literal["user", "company"] = Field(description="about the user, or their company")
+    fact: str = Field(min_length=1, description="one short sentence, in the third person")
+    confidence: float = Field(ge=0, le=1, description="kept only above 0.8")

@@ -1,0 +1,56 @@
+"""Citations in text: `[Ref: N]` markers, an answer's claims with the refs each cites, and the
+passage of a journal cut that an answer may quote."""
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+Row = Mapping[str, Any]
+
+REF = re.compile(r"\[Ref:\s*(\d+)\]")
+# a sentence ends at . ! ? (or a line break) possibly followed by its citation markers
+_CLAIM = re.compile(r"[^\n]*?(?:[.!?…](?=\s|\[|$)|\n|$)(?:\s*\[Ref:\s*\d+\])*", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Claim:
+    text: str  # as written, citations included
+    refs: tuple[int, ...]
+
+    @property
+    def statement(self) -> str:
+        """The sentence without its citation markers."""
+        return REF.sub("", self.text).strip()
+
+
+def cited_refs(answer: str) -> list[int]:
+    """Every ref the answer cites, in order of first mention."""
+    return list(dict.fromkeys(int(n) for n in REF.findall(answer)))
+
+
+def split_claims(answer: str) -> list[Claim]:
+    """The answer's sentences with the refs each cites (whitespace between them is dropped)."""
+    claims = []
+    for match in _CLAIM.finditer(answer):
+        text = match.group(0).strip()
+        if text:
+            claims.append(Claim(text, tuple(int(n) for n in REF.findall(text))))
+    return claims
+
+
+# a past answer's citation markers point at that answer's sources, not at this context's refs
+_REF_MARKER = re.compile(r"\s*\[Ref:\s*\d+\]", re.IGNORECASE)
+
+
+def without_ref_markers(text: str) -> str:
+    """The text without its `[Ref: N]` markers (and the space before each)."""
+    return _REF_MARKER.sub("", text)
+
+
+def cut_passage(entry: Row) -> str:
+    """What a cut says, as an answer may quote it: the boss's and the persona's essences, a
+    blank line apart (no sentence runs from one into the other), without the header that
+    cut_text puts before them or old ref markers."""
+    essences = (entry["boss_essence"], entry["persona_essence"])
+    return "\n\n".join(without_ref_markers(e).strip() for e in essences if e and e.strip())
