@@ -100,8 +100,3 @@ async def list_instructions(
         user_id,
         persona,
     )
-
-
-async def journaled_turns(conn: Conn) -> list[asyncpg.Record]:
-    """Every journal row's turn and owner (re-embedding re-queues them all)."""
-    return await conn.fetch("SELECT turn_id, user_id FROM journal ORDER BY created_at")

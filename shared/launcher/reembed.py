@@ -78,14 +78,3 @@ async def files_in_progress(database_url: str) -> int:
         return await conn.fetchval("SELECT count(*) FROM files WHERE status = 'processing'")
     finally:
         await conn.close()
-
-
-async def turns_pending(database_url: str) -> int:
-    """Journal turns not yet (re-)embedded."""
-    conn = await asyncpg.connect(database_url)
-    try:
-        return await conn.fetchval(
-            "SELECT count(*) FROM superjournal WHERE journal_status = 'pending'"
-        )
-    finally:
-        await conn.close()

@@ -2,7 +2,7 @@
 passage of a journal cut that an answer may quote."""
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,3 +54,19 @@ def cut_passage(entry: Row) -> str:
     cut_text puts before them or old ref markers."""
     essences = (entry["boss_essence"], entry["persona_essence"])
     return "\n\n".join(without_ref_markers(e).strip() for e in essences if e and e.strip())
+
+
+def drop_claims(answer: str, keeps: Callable[[Claim], bool]) -> tuple[str, list[str]]:
+    """The answer without the cited claims `keeps` rejects (paragraph breaks kept), and the
+    statements of those claims. Uncited sentences (framing, a refusal) always stay."""
+    kept_paragraphs, removed = [], []
+    for paragraph in re.split(r"\n\s*\n", answer):
+        kept = []
+        for claim in split_claims(paragraph):
+            if not claim.refs or keeps(claim):
+                kept.append(claim.text)
+            else:
+                removed.append(claim.statement)
+        if kept:
+            kept_paragraphs.append(" ".join(kept))
+    return "\n\n".join(kept_paragraphs), removed

@@ -12,7 +12,6 @@ OS processes can all call it, and many requests can sleep (`latency`, `delay`) a
         assert len(server.chat_requests) == 2
 """
 
-import base64
 import itertools
 import json
 import re
@@ -24,20 +23,12 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-import numpy as np
-
 from shared.text.tokens import count_tokens
+from tests.fakes.wire_format import embeddings_body, error_body, json_bytes
 
 Responder = Callable[[dict[str, Any]], str]
 """Given a chat-completions request body, the assistant message's content."""
 
-EMBEDDING_DIMENSIONS = {
-    "text-embedding-3-small": 1536,
-    "text-embedding-3-large": 3072,
-    "text-embedding-ada-002": 1536,
-    "voyage-3-lite": 512,
-}
-DEFAULT_EMBEDDING_DIMENSION = 1024  # voyage-3-large and most other Voyage models
 _MODELS = {"object": "list", "data": [{"id": "fake", "object": "model", "owned_by": "tests"}]}
 
 
@@ -123,7 +114,7 @@ class FakeModelServer:
         times: int = 1,
     ) -> None:
         """Answer the next `times` requests with `status` (body: both clients' error shapes)."""
-        raw = body if isinstance(body, str) else json.dumps(body or _error_body(status))
+        raw = body if isinstance(body, str) else json.dumps(body or error_body(status))
         self._script(_Fault(status=status, headers=headers or {}, body=raw.encode()), times)
 
     def delay(self, seconds: float, *, times: int = 1) -> None:
@@ -174,10 +165,10 @@ class FakeModelServer:
         if path.endswith("/chat/completions") and payload.get("stream"):
             return 200, {"Content-Type": "text/event-stream"}, self._chat_stream(payload, fault)
         if path.endswith("/chat/completions"):
-            return 200, {}, _json(self._chat(payload, fault.content))
+            return 200, {}, json_bytes(self._chat(payload, fault.content))
         if path.endswith("/embeddings"):
-            return 200, {}, _json(_embeddings(payload))
-        return 404, {}, _json(_error_body(404, f"no such path: {path}"))
+            return 200, {}, json_bytes(embeddings_body(payload))
+        return 404, {}, json_bytes(error_body(404, f"no such path: {path}"))
 
     def _chat(self, payload: dict[str, Any], content: str | None) -> dict[str, Any]:
         answer = self.responder(payload) if content is None else content
@@ -225,53 +216,6 @@ class FakeModelServer:
         return "".join(lines).encode()
 
 
-def _embeddings(payload: dict[str, Any]) -> dict[str, Any]:
-    """Both formats: OpenAI's clients read usage.prompt_tokens, Voyage's usage.total_tokens;
-    both ask for base64 float32 by default and decode it, and accept plain lists otherwise."""
-    # the offline embedder makes the vectors deterministic and meaningful (search works);
-    # imported here so chat-only uses of the fake load none of the local providers
-    from shared.providers.local.embed import embed_texts
-
-    texts = payload["input"] if isinstance(payload["input"], list) else [payload["input"]]
-    model = str(payload.get("model") or "fake-embedding")
-    dimension = (
-        payload.get("output_dimension")  # Voyage
-        or payload.get("dimensions")  # OpenAI
-        or EMBEDDING_DIMENSIONS.get(model, DEFAULT_EMBEDDING_DIMENSION)
-    )
-    vectors = embed_texts(texts, int(dimension)).astype(np.float32)
-    as_base64 = payload.get("encoding_format") == "base64"
-    tokens = sum(count_tokens(text) for text in texts)
-    return {
-        "object": "list",
-        "data": [
-            {
-                "object": "embedding",
-                "embedding": _encoded(row) if as_base64 else row.tolist(),
-                "index": index,
-            }
-            for index, row in enumerate(vectors)
-        ],
-        "model": model,
-        "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
-    }
-
-
-def _encoded(vector: np.ndarray) -> str:
-    """The base64 wire form: little-endian float32 bytes, as both clients decode it."""
-    return base64.b64encode(vector.astype("<f4").tobytes()).decode()
-
-
-def _error_body(status: int, message: str | None = None) -> dict[str, Any]:
-    """OpenAI's clients read error.message, Voyage's client reads detail."""
-    text = message or f"fake model server: scripted HTTP {status}"
-    return {"error": {"message": text, "type": "fake_error", "code": status}, "detail": text}
-
-
-def _json(data: dict[str, Any]) -> bytes:
-    return json.dumps(data).encode()
-
-
 class _Server(ThreadingHTTPServer):
     daemon_threads = True  # a request still sleeping never blocks stop()
     request_queue_size = 256  # benchmarks open many connections at once
@@ -286,7 +230,7 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             payload = json.loads(body or b"{}")
         except ValueError:
-            self._send(400, {}, _json(_error_body(400, "request body is not JSON")))
+            self._send(400, {}, json_bytes(error_body(400, "request body is not JSON")))
             return
         fake = self.server.fake
         headers = {name.lower(): value for name, value in self.headers.items()}
@@ -294,16 +238,16 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             status, headers, data = fake._answer(self.path, payload, fault)
         except Exception as exc:  # a failing responder shows up as a 500 the test can see
-            status, headers, data = 500, {}, _json(_error_body(500, f"responder failed: {exc}"))
+            status, headers, data = 500, {}, json_bytes(error_body(500, f"responder failed: {exc}"))
         finally:
             fake._leave()
         self._send(status, headers, data)
 
     def do_GET(self) -> None:
         if self.path.rstrip("/").endswith("/models"):
-            self._send(200, {}, _json(_MODELS))
+            self._send(200, {}, json_bytes(_MODELS))
         else:
-            self._send(404, {}, _json(_error_body(404, f"no such path: {self.path}")))
+            self._send(404, {}, json_bytes(error_body(404, f"no such path: {self.path}")))
 
     def _send(self, status: int, headers: dict[str, str], data: bytes) -> None:
         try:

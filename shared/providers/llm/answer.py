@@ -13,8 +13,7 @@ from shared.contracts import ContextBundle, Usage
 from shared.domain import REFUSAL
 from shared.prompts import load_prompt
 from shared.providers.base import AnswerInput, ChatModel, CheckedAnswer
-from shared.providers.local.answer_check import check_answer_text
-from shared.text.citations import cited_refs
+from shared.text.citations import cited_refs, drop_claims
 
 ANSWER_ROLE, CHECK_ROLE = "answer", "check"
 INSTRUCTION_SECTIONS = frozenset({"instructions", "memory"})  # P3: applied, not cited
@@ -123,9 +122,9 @@ class LLMAnswerChecker:
             role=CHECK_ROLE, system=system, user=user, schema=CheckVerdict
         )
         # a model may keep a citation to a ref it was never given: code removes those
-        known = {ref: request.passages[ref] for ref in refs if ref in request.passages}
-        unknown_removed = check_answer_text(verdict.answer, known, by_words=False)
+        known = {ref for ref in refs if ref in request.passages}
+        kept, unknown = drop_claims(verdict.answer, lambda claim: set(claim.refs) <= known)
         return CheckedAnswer(
-            answer=unknown_removed.answer,
-            removed=[*verdict.removed, *unknown_removed.removed],
+            answer=kept,
+            removed=[*verdict.removed, *unknown],
         )

@@ -6,10 +6,8 @@ words (a stemmed overlap of at least SUPPORT_THRESHOLD). Sentences without citat
 persona's framing (a lead-in, a refusal) and pass as they are: only cited claims are checked.
 """
 
-import re
-
 from shared.providers.base import AnswerInput, CheckedAnswer
-from shared.text.citations import Claim, split_claims
+from shared.text.citations import Claim, drop_claims
 from shared.text.words import content_words, stem
 
 SUPPORT_THRESHOLD = 0.6  # share of a sentence's content words its passage must contain
@@ -43,17 +41,10 @@ def check_answer_text(
     """The answer without unsupported cited sentences (paragraph breaks kept), and those.
 
     by_words=False only removes sentences citing refs that are not in `passages`."""
-    kept_paragraphs, removed = [], []
-    for paragraph in re.split(r"\n\s*\n", answer):
-        kept = []
-        for claim in split_claims(paragraph):
-            if not claim.refs or is_supported(claim, passages, by_words=by_words):
-                kept.append(claim.text)
-            else:
-                removed.append(claim.statement)
-        if kept:
-            kept_paragraphs.append(" ".join(kept))
-    return CheckedAnswer(answer="\n\n".join(kept_paragraphs), removed=removed)
+    kept, removed = drop_claims(
+        answer, lambda claim: is_supported(claim, passages, by_words=by_words)
+    )
+    return CheckedAnswer(answer=kept, removed=removed)
 
 
 class LocalAnswerChecker:
