@@ -1,20 +1,29 @@
-"""Where a chunk boundary may sit: paragraph starts, line starts and sentence starts."""
+"""Where a chunk boundary may sit, and how natural a cut there is: the levels both chunkers
+rank cuts by, and the snapping of a proposed cut to a nearby paragraph, line or sentence start."""
 
 import re
 from enum import IntEnum
+from itertools import pairwise
+
+from shared.text.sentences import sentence_spans
 
 
 class BoundaryLevel(IntEnum):
-    """How natural a cut at a position is; higher is preferred."""
+    """How natural a cut at a position is; a higher level is preferred over a lower one, and
+    each level is one above the next finer one (the local chunker steps down by one)."""
 
-    NONE = 0
-    SENTENCE = 1  # the start of a sentence inside a line
-    LINE = 2  # the start of a non-blank line
-    PARAGRAPH = 3  # the start of a non-blank line after a blank one
+    NONE = 0  # no natural cut (and a text's own start or end, which never moves)
+    CHAR = 1  # any character: the last resort for a text without spaces
+    WORD = 2  # the start of a word
+    SENTENCE = 3  # the start of a sentence inside a line
+    LINE = 4  # the start of a non-blank line
+    PARAGRAPH = 5  # the start of a non-blank line after a blank one
+    SPEAKER = 6  # a line that opens a speaker's turn ("BOSS:", "Jane:")
+    HEADING = 7  # a heading line
+    START = 8  # the start of the whole text
 
 
 _NON_BLANK = re.compile(r"[ \t]*\S")  # matches at the start of a line with content
-_SENTENCE_START = re.compile(r"[.!?…]+[\"'”’)\]]*[ \t]+(?=\S)")
 _LOOKBEHIND = 64  # how far before a position a sentence's closing punctuation may start
 
 
@@ -24,9 +33,8 @@ def boundary_level(text: str, position: int) -> BoundaryLevel:
         return BoundaryLevel.NONE
     if text[position - 1] == "\n" and _NON_BLANK.match(text, position):
         return _line_level(text, position)
-    for match in _SENTENCE_START.finditer(text, max(0, position - _LOOKBEHIND), position + 1):
-        if match.end() == position:
-            return BoundaryLevel.SENTENCE
+    if position in _sentence_starts(text, position, position):
+        return BoundaryLevel.SENTENCE
     return BoundaryLevel.NONE
 
 
@@ -56,11 +64,20 @@ def _candidates(text: str, first: int, last: int) -> list[tuple[int, BoundaryLev
         if _NON_BLANK.match(text, newline + 1):
             found.append((newline + 1, _line_level(text, newline + 1)))
         newline = text.find("\n", newline + 1, last)
-    # endpos last + 1: the look-ahead needs to see the first character of the next sentence
-    for match in _SENTENCE_START.finditer(text, max(0, first - _LOOKBEHIND), last + 1):
-        if match.end() >= first:
-            found.append((match.end(), BoundaryLevel.SENTENCE))
+    found.extend((start, BoundaryLevel.SENTENCE) for start in _sentence_starts(text, first, last))
     return found
+
+
+def _sentence_starts(text: str, first: int, last: int) -> list[int]:
+    """Starts in [first, last] of sentences that follow another on the same line, after spaces
+    or tabs only (a sentence after a line break starts a line, a stronger level)."""
+    # the range ends at last + 1: a sentence starting at `last` needs its first character
+    spans = sentence_spans(text, max(0, first - _LOOKBEHIND), last + 1)
+    return [
+        start
+        for (_, end), (start, _) in pairwise(spans)
+        if start >= first and not text[end:start].strip(" \t")
+    ]
 
 
 def _line_level(text: str, line_start: int) -> BoundaryLevel:

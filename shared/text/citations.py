@@ -6,11 +6,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from shared.text.sentences import sentence_spans
+
 Row = Mapping[str, Any]
 
 REF = re.compile(r"\[Ref:\s*(\d+)\]")
-# a sentence ends at . ! ? (or a line break) possibly followed by its citation markers
-_CLAIM = re.compile(r"[^\n]*?(?:[.!?…](?=\s|\[|$)|\n|$)(?:\s*\[Ref:\s*\d+\])*", re.DOTALL)
+# the markers (and the space between them) that follow a sentence: its citations
+_TRAILING_REFS = re.compile(rf"(?:\s*+{REF.pattern})*+")
 
 
 @dataclass(frozen=True)
@@ -30,10 +32,19 @@ def cited_refs(answer: str) -> list[int]:
 
 
 def split_claims(answer: str) -> list[Claim]:
-    """The answer's sentences with the refs each cites (whitespace between them is dropped)."""
+    """The answer's sentences (a line ends one too) with the refs each cites; whitespace
+    between them is dropped.
+
+    The splitter sees each marker as blank space, so a sentence ends at its full stop whether
+    a marker follows with a space or without ("$49.[Ref: 1] Two"); the markers after a sentence
+    are its citations, and markers before the first sentence belong to that one.
+    """
+    blanked = REF.sub(lambda marker: " " * len(marker.group()), answer)
+    spans = sentence_spans(blanked, line_breaks=True) or [(0, 0)]  # (0, 0): markers only
     claims = []
-    for match in _CLAIM.finditer(answer):
-        text = match.group(0).strip()
+    for index, (start, end) in enumerate(spans):
+        cited_end = _TRAILING_REFS.match(answer, end).end()
+        text = answer[0 if index == 0 else start : cited_end].strip()
         if text:
             claims.append(Claim(text, tuple(int(n) for n in REF.findall(text))))
     return claims

@@ -3,7 +3,8 @@
 Under `single_pass_limit` characters the text is one window; above it, windows of `window`
 characters overlap by `overlap`. Each window gets call 1A (chunk) then call 1B (refine, seeing
 the same window and 1A's chunks), and the windows run concurrently. The model's offsets are
-advice: `chunk_merge` and `chunk_windows` turn them into chunks that tile the text exactly once, in order.
+advice: `chunk_merge` and `chunk_windows` turn them into chunks that tile the text exactly
+once, in order.
 """
 
 import asyncio

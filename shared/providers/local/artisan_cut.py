@@ -6,7 +6,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from shared.domain import ArtisanCut
-from shared.providers.local.boundaries import Level, line_boundaries
+from shared.providers.local.boundaries import line_boundaries
+from shared.text.boundaries import BoundaryLevel
 from shared.text.sentences import sentence_spans
 from shared.text.words import content_words, shorten, stem, word_set, words
 
@@ -80,7 +81,7 @@ def artisan_cut(text: str, title: str) -> ArtisanCut:
 def scored_sentences(text: str, title: str) -> list[Sentence]:
     """The chunk's sentences (headings dropped), each with its speaker and a score."""
     title_stems = {stem(word) for word in content_words(title)}
-    turns = [found for found in line_boundaries(text) if found.level == Level.SPEAKER]
+    turns = [found for found in line_boundaries(text) if found.level == BoundaryLevel.SPEAKER]
     turn_starts = [found.position for found in turns]
     spans = [
         (start, end) for start, end in sentence_spans(text) if not _is_heading(text[start:end])

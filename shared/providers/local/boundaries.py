@@ -3,22 +3,9 @@
 import re
 from collections import Counter
 from dataclasses import dataclass
-from enum import IntEnum
 
+from shared.text.boundaries import BoundaryLevel
 from shared.text.words import word_set
-
-
-class Level(IntEnum):
-    """How natural a cut is; a higher level is preferred over a lower one."""
-
-    CHAR = 0
-    WORD = 1
-    SENTENCE = 2
-    LINE = 3
-    PARAGRAPH = 4
-    SPEAKER = 5
-    HEADING = 6
-    START = 7
 
 
 @dataclass(frozen=True)
@@ -26,7 +13,7 @@ class Boundary:
     """A line start where a chunk may begin, with the heading or speaker label found there."""
 
     position: int
-    level: Level
+    level: BoundaryLevel
     label: str = ""
 
 
@@ -83,11 +70,11 @@ def line_boundaries(text: str) -> list[Boundary]:
             continue
         heading = _heading(lines, index, paragraph_start, consumed)
         if heading is not None:
-            boundaries.append(Boundary(line.start, Level.HEADING, heading))
+            boundaries.append(Boundary(line.start, BoundaryLevel.HEADING, heading))
             continue
         speaker = _speaker(lines, index, paragraph_start, label_counts)
         if speaker is not None:
-            boundaries.append(Boundary(line.start, Level.SPEAKER, speaker))
+            boundaries.append(Boundary(line.start, BoundaryLevel.SPEAKER, speaker))
             continue
         boundaries.append(_plain(line, paragraph_start))
     return boundaries
@@ -119,7 +106,7 @@ def _fenced_lines(lines: list[_Line]) -> set[int]:
 
 
 def _plain(line: _Line, paragraph_start: bool) -> Boundary:
-    return Boundary(line.start, Level.PARAGRAPH if paragraph_start else Level.LINE)
+    return Boundary(line.start, BoundaryLevel.PARAGRAPH if paragraph_start else BoundaryLevel.LINE)
 
 
 def _heading(

@@ -6,15 +6,16 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from shared.domain import ChunkSpan
-from shared.providers.local.boundaries import Boundary, Level, line_boundaries
+from shared.providers.local.boundaries import Boundary, line_boundaries
 from shared.providers.local.summary import chunk_summary
 from shared.providers.local.titles import titled_spans
+from shared.text.boundaries import BoundaryLevel
+from shared.text.sentences import sentence_spans
 from shared.text.spans import validate_spans
 
 DEFAULT_TARGET_WORDS = 350
 # sizes are in words, but text without spaces still needs a size: count 8 characters as a word
 CHARS_PER_WORD = 8
-_SENTENCE_CUT = re.compile(r"[.!?…]+[\"'”’)\]]*\s+(?![a-z])|[。！？]+")
 _WORD_CUT = re.compile(r"\s+")
 
 
@@ -23,7 +24,7 @@ class _Piece:
     start: int
     end: int
     weight: float
-    lead: Level  # the kind of boundary the piece starts at
+    lead: BoundaryLevel  # the kind of boundary the piece starts at
 
 
 class LocalChunker:
@@ -44,7 +45,7 @@ def chunk_text(text: str, target_words: int = DEFAULT_TARGET_WORDS) -> list[Chun
     if not text:
         return []
     planner = _Planner(text, target_words)
-    pieces = planner.split(0, len(text), Level.HEADING, Level.START)
+    pieces = planner.split(0, len(text), BoundaryLevel.HEADING, BoundaryLevel.START)
     spans = titled_spans(text, [(piece.start, piece.end) for piece in pieces], planner.boundaries)
     validate_spans(text, spans)
     return [
@@ -65,41 +66,47 @@ class _Planner:
         self._positions = [boundary.position for boundary in self.boundaries]
         self._levels = {boundary.position: boundary.level for boundary in self.boundaries}
 
-    def split(self, start: int, end: int, level: Level, lead: Level) -> list[_Piece]:
+    def split(
+        self, start: int, end: int, level: BoundaryLevel, lead: BoundaryLevel
+    ) -> list[_Piece]:
         weight = self._weight(start, end)
         # headings always cut (sections stay apart); finer levels only cut what is too long
-        if weight <= self.maximum and level != Level.HEADING:
+        if weight <= self.maximum and level != BoundaryLevel.HEADING:
             return [_Piece(start, end, weight, lead)]
         cuts = self._cuts(start, end, level)
         if not cuts:
-            if level == Level.CHAR:
+            if level == BoundaryLevel.CHAR:
                 return [_Piece(start, end, weight, lead)]
-            return self.split(start, end, Level(level - 1), lead)
+            return self.split(start, end, BoundaryLevel(level - 1), lead)
         pieces: list[_Piece] = []
+        finer = BoundaryLevel(max(level - 1, BoundaryLevel.CHAR))
         for index, (piece_start, piece_end) in enumerate(pairwise([start, *cuts, end])):
             piece_lead = lead if index == 0 else self._levels.get(piece_start, level)
-            pieces.extend(self.split(piece_start, piece_end, Level(max(level - 1, 0)), piece_lead))
+            pieces.extend(self.split(piece_start, piece_end, finer, piece_lead))
         return self._pack(pieces, level)
 
     def _weight(self, start: int, end: int) -> float:
         piece = self.text[start:end]
         return max(len(piece.split()), len(piece) / CHARS_PER_WORD)
 
-    def _cuts(self, start: int, end: int, level: Level) -> list[int]:
+    def _cuts(self, start: int, end: int, level: BoundaryLevel) -> list[int]:
         """Positions strictly inside (start, end) where a piece may begin, at `level` or above."""
-        if level >= Level.LINE:
+        if level >= BoundaryLevel.LINE:
             first = bisect_right(self._positions, start)
             last = bisect_left(self._positions, end)
             candidates = self._positions[first:last]
             return [position for position in candidates if self._levels[position] >= level]
-        if level == Level.CHAR:
+        if level == BoundaryLevel.CHAR:
             step = max(1, int(self.target * CHARS_PER_WORD))
             return list(range(start + step, end, step))
-        pattern = _SENTENCE_CUT if level == Level.SENTENCE else _WORD_CUT
-        matches = pattern.finditer(self.text, start, end)
+        if level == BoundaryLevel.SENTENCE:
+            # a full stop before a lower-case word is an abbreviation more often than an end
+            spans = sentence_spans(self.text, start, end, lowercase_continues=True)
+            return [sentence_start for sentence_start, _ in spans[1:]]
+        matches = _WORD_CUT.finditer(self.text, start, end)
         return [match.end() for match in matches if start < match.end() < end]
 
-    def _pack(self, pieces: list[_Piece], level: Level) -> list[_Piece]:
+    def _pack(self, pieces: list[_Piece], level: BoundaryLevel) -> list[_Piece]:
         packed: list[_Piece] = []
         current = pieces[0]
         for piece in pieces[1:]:
@@ -111,11 +118,11 @@ class _Planner:
         self._emit(packed, current)
         return packed
 
-    def _joins(self, current: _Piece, following: _Piece, level: Level) -> bool:
+    def _joins(self, current: _Piece, following: _Piece, level: BoundaryLevel) -> bool:
         # a chunk that began at a weaker boundary never swallows a stronger one after it
         if current.lead < following.lead or current.weight + following.weight > self.maximum:
             return False
-        if level == Level.HEADING:
+        if level == BoundaryLevel.HEADING:
             return current.weight < self.minimum  # only a tiny section joins the next one
         return current.weight + following.weight <= self.target or current.weight < self.minimum
 

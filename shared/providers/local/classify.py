@@ -3,7 +3,8 @@
 import re
 
 from shared.domain import ChunkType, FileType
-from shared.providers.local.boundaries import Level, line_boundaries
+from shared.providers.local.boundaries import line_boundaries
+from shared.text.boundaries import BoundaryLevel
 from shared.text.words import word_set, words
 
 # first-person voice, modal verbs, advice and decision vocabulary
@@ -88,7 +89,7 @@ def strategic_signal(text: str) -> float:
     score += sum(1.5 for token in tokens if token in _DECISION_WORDS)
     score += 2.0 * len(_STRATEGIC_PHRASES.findall(text))
     score += 1.5 * text.count("?")
-    score += 3.0 * sum(found.level == Level.SPEAKER for found in line_boundaries(text))
+    score += 3.0 * sum(found.level == BoundaryLevel.SPEAKER for found in line_boundaries(text))
     return 100.0 * score / len(tokens)
 
 

@@ -6,7 +6,8 @@ from collections import Counter
 from itertools import pairwise
 
 from shared.domain import ChunkSpan
-from shared.providers.local.boundaries import Boundary, Level
+from shared.providers.local.boundaries import Boundary
+from shared.text.boundaries import BoundaryLevel
 from shared.text.words import STOP_WORDS, shorten, stem, word_set, words
 
 MAX_TITLE_CHARS = 80
@@ -40,8 +41,8 @@ class _Titler:
 
     def __init__(self, text: str, boundaries: list[Boundary]) -> None:
         self.text = text
-        self.headings = [found for found in boundaries if found.level == Level.HEADING]
-        self.speakers = [found for found in boundaries if found.level == Level.SPEAKER]
+        self.headings = [found for found in boundaries if found.level == BoundaryLevel.HEADING]
+        self.speakers = [found for found in boundaries if found.level == BoundaryLevel.SPEAKER]
         self._heading_starts = [found.position for found in self.headings]
         self._speaker_starts = [found.position for found in self.speakers]
         self._parts: Counter[int] = Counter()  # chunks titled so far per heading
