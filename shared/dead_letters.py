@@ -14,8 +14,8 @@ from faststream import Context
 from faststream.nats import NatsBroker, NatsMessage, NatsRouter
 from pydantic import BaseModel, ValidationError
 
-from shared.contracts import STREAM_NAME, FileEvent, TurnEvent
-from shared.pipeline import fail_event
+from shared.contracts import STREAM_NAME
+from shared.pipeline import work_from_message
 
 logger = logging.getLogger(__name__)
 MAX_DELIVERIES_ADVISORY = f"$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.{STREAM_NAME}.*"
@@ -39,20 +39,13 @@ async def on_max_deliveries(
 ) -> None:
     stored = await broker.connection.jetstream().get_msg(advisory.stream, advisory.stream_seq)
     try:
-        event = _event_of(json.loads(stored.data or b"{}"))
+        work = work_from_message(json.loads(stored.data or b"{}"))
     except (ValidationError, ValueError):
         logger.error("dead letter %s is not a file or turn event", advisory.stream_seq)
         return
-    what = "turn" if isinstance(event, TurnEvent) else "file"
     reason = (
         f"the {advisory.consumer} service stopped {advisory.deliveries} times while processing"
-        f" this {what}; retry it, and check that service's logs if it fails again"
+        f" this {work.kind}; retry it, and check that service's logs if it fails again"
     )
-    logger.error("dead letter for %s: %s", what, reason)
-    await fail_event(pool, broker, event, reason)
-
-
-def _event_of(data: dict) -> FileEvent | TurnEvent:
-    if isinstance(data, dict) and "turn_id" in data:
-        return TurnEvent.model_validate(data)
-    return FileEvent.model_validate(data)
+    logger.error("dead letter for %s: %s", work.describe(), reason)
+    await work.fail(pool, broker, reason)

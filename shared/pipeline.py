@@ -5,14 +5,17 @@ import asyncio
 import logging
 import os
 import signal
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, TypeVar, get_type_hints
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar, get_type_hints
 
 import asyncpg
 from faststream import Context
 from faststream.exceptions import NackMessage
 from faststream.nats import NatsBroker, NatsMessage, NatsRouter
+from pydantic import BaseModel, TypeAdapter
 
 from shared.bus import publish_progress, work_queue
 from shared.config import pipeline_settings
@@ -36,43 +39,92 @@ async def announce(broker: NatsBroker, row: Mapping[str, Any] | None) -> None:
         await broker.connection.flush()
 
 
-async def fail_file(pool: asyncpg.Pool, broker: NatsBroker, event: FileEvent, reason: str) -> None:
-    row = await files.mark_failed(pool, file_id=event.file_id, attempt=event.attempt, reason=reason)
-    await announce(broker, row)
+class Work(ABC):
+    """What a pipeline event asks for: one file's processing attempt, or one turn's way into the
+    journal. run_step and the dead letters speak only to this interface."""
+
+    kind: ClassVar[str]  # "file" | "turn": names the work in logs and failure reasons
+
+    @abstractmethod
+    def context(self) -> WorkContext:
+        """What the step's model calls are recorded against."""
+
+    @abstractmethod
+    def describe(self) -> str:
+        """'file <id>' or 'turn <id>'."""
+
+    @abstractmethod
+    async def is_current(self, pool: asyncpg.Pool) -> bool:
+        """False for a stale event: its work was deleted, finished or restarted since."""
+
+    @abstractmethod
+    async def fail(self, pool: asyncpg.Pool, broker: NatsBroker, reason: str) -> None:
+        """The final failure of a step: the file fails, or the turn's journaling does."""
 
 
-async def fail_turn(pool: asyncpg.Pool, event: TurnEvent, reason: str) -> None:
-    await turns.mark_journal_failed(
-        pool, user_id=event.user_id, turn_id=event.turn_id, reason=reason
-    )
+@dataclass(frozen=True)
+class FileWork(Work):
+    event: FileEvent
+    kind: ClassVar[str] = "file"
+
+    def context(self) -> WorkContext:
+        return WorkContext(user_id=self.event.user_id, file_id=self.event.file_id)
+
+    def describe(self) -> str:
+        return f"file {self.event.file_id}"
+
+    async def is_current(self, pool: asyncpg.Pool) -> bool:
+        """The event's attempt is still the file's current one."""
+        event = self.event
+        return await files.is_current_attempt(pool, file_id=event.file_id, attempt=event.attempt)
+
+    async def fail(self, pool: asyncpg.Pool, broker: NatsBroker, reason: str) -> None:
+        event = self.event
+        row = await files.mark_failed(
+            pool, file_id=event.file_id, attempt=event.attempt, reason=reason
+        )
+        await announce(broker, row)
 
 
-async def fail_event(
-    pool: asyncpg.Pool, broker: NatsBroker, event: FileEvent | TurnEvent, reason: str
-) -> None:
-    """The final failure of a step: the file fails, or the turn's journaling does."""
-    if isinstance(event, TurnEvent):
-        await fail_turn(pool, event, reason)
-    else:
-        await fail_file(pool, broker, event, reason)
+@dataclass(frozen=True)
+class TurnWork(Work):
+    event: TurnEvent
+    kind: ClassVar[str] = "turn"
+
+    def context(self) -> WorkContext:
+        return WorkContext(user_id=self.event.user_id, turn_id=self.event.turn_id)
+
+    def describe(self) -> str:
+        return f"turn {self.event.turn_id}"
+
+    async def is_current(self, pool: asyncpg.Pool) -> bool:
+        """The turn still exists (its journaling re-runs only by a new attempt)."""
+        return await turns.turn_exists(pool, user_id=self.event.user_id, turn_id=self.event.turn_id)
+
+    async def fail(self, pool: asyncpg.Pool, broker: NatsBroker, reason: str) -> None:
+        await turns.mark_journal_failed(
+            pool, user_id=self.event.user_id, turn_id=self.event.turn_id, reason=reason
+        )
 
 
-async def _is_current(pool: asyncpg.Pool, event: FileEvent | TurnEvent) -> bool:
-    """Files: the event's attempt is the file's current one. Turns: the turn still exists."""
-    if isinstance(event, TurnEvent):
-        return await turns.turn_exists(pool, user_id=event.user_id, turn_id=event.turn_id)
-    return await files.is_current_attempt(pool, file_id=event.file_id, attempt=event.attempt)
+# the kind of work each family of events asks for; every pipeline event derives from one key
+WORK_KINDS: dict[type[BaseModel], Callable[[Any], Work]] = {
+    FileEvent: FileWork,
+    TurnEvent: TurnWork,
+}
+# a stored message read back (dead letters): a turn event has a turn_id, a file event a file_id
+_STORED_EVENT: TypeAdapter[FileEvent | TurnEvent] = TypeAdapter(FileEvent | TurnEvent)
 
 
-def _work(event: FileEvent | TurnEvent) -> WorkContext:
-    """What the step's model calls are recorded against."""
-    if isinstance(event, TurnEvent):
-        return WorkContext(user_id=event.user_id, turn_id=event.turn_id)
-    return WorkContext(user_id=event.user_id, file_id=event.file_id)
+def work_of(event: FileEvent | TurnEvent) -> Work:
+    """The work an event asks for, chosen by the family its class belongs to."""
+    family = next(cls for cls in type(event).__mro__ if cls in WORK_KINDS)
+    return WORK_KINDS[family](event)
 
 
-def _subject_of(event: FileEvent | TurnEvent) -> str:
-    return f"turn {event.turn_id}" if isinstance(event, TurnEvent) else f"file {event.file_id}"
+def work_from_message(data: object) -> Work:
+    """The work a stored message asks for; ValidationError when it is no pipeline event."""
+    return work_of(_STORED_EVENT.validate_python(data))
 
 
 async def run_step(
@@ -89,13 +141,14 @@ async def run_step(
     Events of a file that was deleted, has finished, or was retried since are dropped, and so
     are events of a deleted turn.
     """
-    if not await _is_current(pool, event):
+    work = work_of(event)
+    if not await work.is_current(pool):
         return
     try:
-        with working_on(_work(event)), _kept_in_progress(msg):
+        with working_on(work.context()), _kept_in_progress(msg):
             await step(event, pool, broker)
     except PermanentError as exc:
-        await fail_event(pool, broker, event, str(exc))
+        await work.fail(pool, broker, str(exc))
     except ConfigurationChanged as exc:
         # not the file's fault: hand the message back and stop; the restarted process checks
         # its configuration at start-up and says what to fix
@@ -105,10 +158,10 @@ async def run_step(
     except Exception as exc:
         deliveries = msg.raw_message.metadata.num_delivered
         if deliveries < pipeline_settings().max_deliveries:
-            logger.warning("delivery %d of %s failed: %r", deliveries, _subject_of(event), exc)
+            logger.warning("delivery %d of %s failed: %r", deliveries, work.describe(), exc)
             raise NackMessage(delay=pipeline_settings().retry_delay_seconds * deliveries) from exc
-        logger.exception("giving up on %s after %d deliveries", _subject_of(event), deliveries)
-        await fail_event(pool, broker, event, f"{type(exc).__name__}: {exc}")
+        logger.exception("giving up on %s after %d deliveries", work.describe(), deliveries)
+        await work.fail(pool, broker, f"{type(exc).__name__}: {exc}")
 
 
 @contextmanager

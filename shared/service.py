@@ -11,8 +11,10 @@ from faststream.nats import NatsRouter
 from shared.bus import create_broker
 from shared.config import infra_settings
 from shared.db import create_pool
+from shared.db.embedding_space import EmbeddingSpaceMismatch, ensure_space
 from shared.db.model_calls import database_sink
 from shared.dead_letters import router as dead_letters
+from shared.providers import registry
 from shared.telemetry import setup_logging, setup_telemetry
 from shared.usage import set_usage_sink
 
@@ -25,6 +27,16 @@ class RefusedToStart(Exception):
 
 
 StartupCheck = Callable[[asyncpg.Pool], Awaitable[None]]
+
+
+async def check_embedding_space(pool: asyncpg.Pool) -> None:
+    """For services that embed (stored vectors, or questions to search them): every vector must
+    come from one model, so refuse to start with a different one."""
+    embedder = registry.embedder()
+    try:
+        await ensure_space(pool, model=embedder.model, dimension=embedder.dimension)
+    except EmbeddingSpaceMismatch as exc:
+        raise RefusedToStart(str(exc)) from exc
 
 
 def create_service(

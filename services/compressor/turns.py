@@ -2,9 +2,8 @@
 
 import asyncpg
 
-from shared.domain import GLOBAL_SCOPE, MemoryFact, TurnCut
+from shared.domain import MemoryFact, TurnCut
 from shared.providers import registry
-from shared.providers.local.instructions import directive_sentences, without_directives
 from shared.secrets import contains_secret, holds_marker, redact
 
 MIN_FACT_CONFIDENCE = 0.8
@@ -27,12 +26,15 @@ async def cut_turn(turn: asyncpg.Record) -> TurnCut:
 
 async def remembered_facts(turn: asyncpg.Record, cut: TurnCut) -> list[MemoryFact]:
     """Facts above the confidence bar; one holding a secret is refused, not redacted, and so is
-    one holding a redaction marker (the stored message was redacted before it was read)."""
-    message = fact_source(turn["user_message"], cut)
-    if not message:
-        return []
+    one holding a redaction marker (the stored message was redacted before it was read).
+
+    The configured memory model is told the instruction the cut found: it leaves the directive
+    out, since facts reach every persona and an instruction only its scope."""
     facts = await registry.memory_extractor().extract_facts(
-        message, turn["ai_response"], turn["persona_name"]
+        turn["user_message"],
+        turn["ai_response"],
+        turn["persona_name"],
+        instruction_scope=cut.instruction_scope if cut.is_instruction else None,
     )
     return [
         fact
@@ -41,14 +43,3 @@ async def remembered_facts(turn: asyncpg.Record, cut: TurnCut) -> list[MemoryFac
         and not contains_secret(fact.fact)
         and not holds_marker(fact.fact)
     ]
-
-
-def fact_source(message: str, cut: TurnCut) -> str:
-    """What facts may be drawn from. Facts reach every persona (P3), so an instruction's
-    directive is never one ("Vlad, I prefer you never …" stays Vlad's); when the rules find no
-    directive in a persona-scoped instruction (a model saw one), the turn gives no facts."""
-    if not cut.is_instruction:
-        return message
-    if cut.instruction_scope != GLOBAL_SCOPE and not directive_sentences(message):
-        return ""
-    return without_directives(message)

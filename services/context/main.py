@@ -2,21 +2,8 @@
 
 import gc
 
-import asyncpg
-
 from services.context.handlers import router
-from shared.db.embedding_space import EmbeddingSpaceMismatch, ensure_space
-from shared.providers import registry
-from shared.service import RefusedToStart, run_service
-
-
-async def check_embedding_space(pool: asyncpg.Pool) -> None:
-    """Questions are embedded to search stored vectors: both must come from one model."""
-    embedder = registry.embedder()
-    try:
-        await ensure_space(pool, model=embedder.model, dimension=embedder.dimension)
-    except EmbeddingSpaceMismatch as exc:
-        raise RefusedToStart(str(exc)) from exc
+from shared.service import check_embedding_space, run_service
 
 
 def main() -> None:

@@ -60,10 +60,20 @@ class Summariser(Protocol):
 
 class MemoryExtractor(Protocol):
     """Durable facts about the user (role, stable preferences) and the company (recurring
-    bottlenecks, process learnings) stated in one turn; questions and hypotheticals are not."""
+    bottlenecks, process learnings) stated in one turn; questions and hypotheticals are not.
+
+    `instruction_scope` is set when the turn holds a lasting instruction ('global' or the
+    persona's name, as its cut found): facts reach every persona, so the directive itself is
+    never one, and the implementation decides which of the message's words are the directive.
+    """
 
     async def extract_facts(
-        self, user_message: str, ai_response: str, persona: str
+        self,
+        user_message: str,
+        ai_response: str,
+        persona: str,
+        *,
+        instruction_scope: str | None = None,
     ) -> list[MemoryFact]: ...
 
 

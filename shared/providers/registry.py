@@ -133,7 +133,7 @@ def memory_extractor() -> MemoryExtractor:
         from shared.providers.llm.memory import LLMMemoryExtractor
 
         return LLMMemoryExtractor(chat_model())
-    from shared.providers.local.memory import LocalMemoryExtractor
+    from shared.providers.local.memory_extractor import LocalMemoryExtractor
 
     return RecordedLocal(LocalMemoryExtractor())  # type: ignore[return-value]
 

@@ -28,12 +28,14 @@ from shared.domain import REFUSAL
 from shared.errors import ModelOutputError
 from shared.prompts import MARKER, PLACEHOLDER, Prompt, load_prompt
 from shared.providers.base import ModelT
+from shared.providers.llm.memory import NO_INSTRUCTION
 from shared.providers.local.answer import best_sentences, compose, sentences_of
 from shared.providers.local.answer_check import check_answer_text
 from shared.providers.local.artisan_cut import artisan_cut
 from shared.providers.local.chunking import chunk_text
 from shared.providers.local.classify import classify_chunk_text, classify_file_text
 from shared.providers.local.memory import facts_in
+from shared.providers.local.memory_extractor import fact_source
 from shared.providers.local.summarise import file_summary
 from shared.providers.local.summary import section_summary
 from shared.providers.local.turns import turn_cut
@@ -142,6 +144,13 @@ def _chat_check(values: dict[str, str]) -> dict[str, Any]:
     return {"answer": checked.answer, "removed": checked.removed}
 
 
+def _memory_facts(values: dict[str, str]) -> dict[str, Any]:
+    """Facts a careful model finds, told the turn's instruction scope: never the directive."""
+    scope = values["instruction_scope"]
+    source = fact_source(values["user_message"], None if scope == NO_INSTRUCTION else scope)
+    return {"facts": [fact.model_dump() for fact in facts_in(source)]}
+
+
 REALISTIC_ANSWERS: dict[str, Callable[[dict[str, str]], Mapping[str, Any] | str]] = {
     "classify": lambda v: {"file_type": classify_file_text(v["text"]), "reason": "local cues"},
     "classify_chunk": lambda v: {"chunk_type": classify_chunk_text(v["text"]), "reason": "cues"},
@@ -153,7 +162,7 @@ REALISTIC_ANSWERS: dict[str, Callable[[dict[str, str]], Mapping[str, Any] | str]
     "turn_cut_2b": lambda v: json.loads(v["cut_json"]),
     "summarise_section": lambda v: {"summary": section_summary(v["text"], v["title"])},
     "summarise_file": _file_summary,
-    "memory_facts": lambda v: {"facts": [f.model_dump() for f in facts_in(v["user_message"])]},
+    "memory_facts": _memory_facts,
     "chat_1a": _chat_answer,
     "chat_1b": _chat_check,
 }

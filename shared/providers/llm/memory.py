@@ -14,6 +14,7 @@ ROLE = "memory"
 MIN_CONFIDENCE = 0.8
 MESSAGE_MAX_CHARS = 12_000
 MAX_FACT_CHARS = 300
+NO_INSTRUCTION = "none"  # the prompt's instruction_scope when the turn holds no instruction
 
 
 def _label(value: Any) -> Any:
@@ -56,10 +57,18 @@ class LLMMemoryExtractor:
         self.chat = chat
 
     async def extract_facts(
-        self, user_message: str, ai_response: str, persona: str
+        self,
+        user_message: str,
+        ai_response: str,
+        persona: str,
+        *,
+        instruction_scope: str | None = None,
     ) -> list[MemoryFact]:
+        """The model is told whom an instruction in the turn is for and leaves its directive out
+        (facts reach every persona); it decides which words are the directive."""
         system, user = load_prompt("memory_facts").render(
             persona=persona,
+            instruction_scope=instruction_scope or NO_INSTRUCTION,
             user_message=excerpt(user_message, MESSAGE_MAX_CHARS),
             ai_response=excerpt(ai_response, MESSAGE_MAX_CHARS),
         )

@@ -30,8 +30,7 @@ from shared.providers.local.instructions import (
     promise,
     without_directives,
 )
-from shared.providers.local.memory import is_question, remembered, swap_persons
-from shared.providers.local.memory import sentences as message_sentences
+from shared.providers.local.memory import is_question, message_sentences, remembered, swap_persons
 from shared.text.sentences import sentence_spans
 from shared.text.tokens import count_tokens
 from shared.text.words import word_pieces, words

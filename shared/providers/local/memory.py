@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 from shared.domain import MemoryFact
 from shared.secrets import contains_secret, holds_marker
+from shared.text.sentences import sentences
 
 MIN_CONFIDENCE = 0.8
 MAX_FACT_CHARS = 200
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
 _QUESTION_START = re.compile(
     r"^(what|how|why|when|where|who|which|should|could|would|can|do|does|did|is|are|am|will|shall)\b",
     re.IGNORECASE,
@@ -160,8 +160,9 @@ def _verb_s(verb: str) -> str:
     return verb if verb.endswith("ed") else verb + "s"
 
 
-def sentences(text: str) -> list[str]:
-    return [part.strip() for part in _SENTENCE_END.split(text) if part.strip()]
+def message_sentences(message: str) -> list[str]:
+    """A chat message's sentences, each line and ';' clause apart: one fact or question each."""
+    return sentences(message, semicolons=True, line_breaks=True)
 
 
 def is_question(sentence: str) -> bool:
@@ -189,7 +190,7 @@ class Stated:
 def stated_facts(message: str) -> list[Stated]:
     """Every fact the patterns find in the message with its confidence, before the 0.8 bar."""
     found: list[Stated] = []
-    for sentence in sentences(message):
+    for sentence in message_sentences(message):
         if not _is_statement(sentence) or contains_secret(sentence):
             continue
         for pattern in PATTERNS:
@@ -284,12 +285,3 @@ def swap_persons(text: str) -> str:
         return _SWAPS[word]
 
     return _SWAP.sub(swapped, text)
-
-
-class LocalMemoryExtractor:
-    """Seed 001's rules over the user's message (the answer states no facts about the user)."""
-
-    async def extract_facts(
-        self, user_message: str, ai_response: str, persona: str
-    ) -> list[MemoryFact]:
-        return [stated.fact for stated in remembered(user_message)]

@@ -5,12 +5,8 @@ import pytest
 from shared.db.memory_facts import fact_key
 from shared.prompts import load_prompt
 from shared.providers.llm.memory import LLMMemoryExtractor
-from shared.providers.local.memory import (
-    LocalMemoryExtractor,
-    facts_in,
-    remembered,
-    swap_persons,
-)
+from shared.providers.local.memory import facts_in, remembered, swap_persons
+from shared.providers.local.memory_extractor import LocalMemoryExtractor
 from tests.fakes.llm_responder import ResponderChat, parse_variables, scripted_responder
 
 FACTS = [
@@ -164,6 +160,30 @@ async def test_llm_extractor_keeps_only_confident_secret_free_facts_of_known_kin
     shown = parse_variables(load_prompt("memory_facts"), call.user)
     assert shown["user_message"] == "I am the head of sales at Acme."
     assert shown["persona"] == "gunnar"
+    assert shown["instruction_scope"] == "none"
+
+
+INSTRUCTION_AND_FACT = "I am the CFO of Borealis. Vlad, I prefer you never use sports analogies."
+
+
+@pytest.mark.parametrize("scope", ["vlad", "global"])
+async def test_the_local_rules_leave_an_instruction_s_directive_out(scope: str) -> None:
+    facts = await LocalMemoryExtractor().extract_facts(
+        INSTRUCTION_AND_FACT, "Noted.", "vlad", instruction_scope=scope
+    )
+    assert [f.fact for f in facts] == ["The user is the CFO of Borealis."]
+
+
+async def test_the_llm_extractor_tells_the_model_whom_the_instruction_is_for() -> None:
+    """The model, not the local rules, decides which words are the directive."""
+    chat = ResponderChat(scripted_responder({}))
+    facts = await LLMMemoryExtractor(chat).extract_facts(
+        INSTRUCTION_AND_FACT, "Understood.", "vlad", instruction_scope="vlad"
+    )
+    assert [f.fact for f in facts] == ["The user is the CFO of Borealis."]
+    [call] = chat.calls
+    shown = parse_variables(load_prompt("memory_facts"), call.user)
+    assert (shown["instruction_scope"], shown["user_message"]) == ("vlad", INSTRUCTION_AND_FACT)
 
 
 async def test_llm_extractor_with_a_realistic_model() -> None:

@@ -27,6 +27,7 @@ _VALUES = {
     "persona": "gunnar",
     "user_message": "Gunnar, don't use sports analogies.",
     "ai_response": "Understood.",
+    "instruction_scope": "gunnar",
     "filename": "notes.md",
     "sections": "Section 1: Pricing\nSummary: Tiers were chosen.",
     # chat 1A / 1B
