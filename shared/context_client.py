@@ -1,12 +1,13 @@
-"""Ask the context service for a bundle over NATS request/reply (used by the chat service and the
-gateway's preview)."""
+"""Ask the context service over NATS request/reply: a bundle (the chat service and the gateway's
+preview) or the ranked passages of a question (the gateway's search)."""
 
 import nats.errors
 from faststream.nats import NatsBroker
+from pydantic import BaseModel
 
-from shared.contracts import ContextBundle, ContextRequest, Request
+from shared.contracts import ContextBundle, ContextRequest, Request, SearchRequest, SearchResults
 
-ERROR_HEADER = "artisan-error"  # set on a reply that carries a failure instead of a bundle
+ERROR_HEADER = "artisan-error"  # set on a reply that carries a failure instead of an answer
 START_HINT = "start it with `artisan up` (or `artisan run context`)"
 
 
@@ -28,8 +29,29 @@ async def request_context(
     Raises ContextUnavailable when no context service replies (no responders, or the timeout),
     ContextBuildFailed when one replies with an error.
     """
+    body = await _ask(broker, request, Request.CONTEXT_BUILD, timeout)
+    return ContextBundle.model_validate_json(body)
+
+
+async def request_search(
+    broker: NatsBroker,
+    request: SearchRequest,
+    timeout: float = 5.0,  # noqa: ASYNC109 - the NATS request carries it to the server
+) -> SearchResults:
+    """The user's passages ranked for `request.query`; raises as request_context does."""
+    body = await _ask(broker, request, Request.CONTEXT_SEARCH, timeout)
+    return SearchResults.model_validate_json(body)
+
+
+async def _ask(
+    broker: NatsBroker,
+    request: BaseModel,
+    subject: Request,
+    timeout: float,  # noqa: ASYNC109 - the NATS request carries it to the server
+) -> bytes:
+    """The body of the context service's reply on `subject`; its failures as exceptions."""
     try:
-        message = await broker.request(request, Request.CONTEXT_BUILD.value, timeout=timeout)
+        message = await broker.request(request, subject.value, timeout=timeout)
     except nats.errors.NoRespondersError as exc:
         raise ContextUnavailable(f"The context service is not running: {START_HINT}.") from exc
     except TimeoutError as exc:  # nats.errors.TimeoutError is one too
@@ -39,4 +61,4 @@ async def request_context(
     error = (message.headers or {}).get(ERROR_HEADER)
     if error:
         raise ContextBuildFailed(error)
-    return ContextBundle.model_validate_json(message.body)
+    return message.body

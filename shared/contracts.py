@@ -27,6 +27,7 @@ class Request(StrEnum):
     """Core-NATS request/reply subjects, each served by a queue group of its service's replicas."""
 
     CONTEXT_BUILD = "context.build"
+    CONTEXT_SEARCH = "context.search"  # GET /v1/search: the ranked passages of a question
     CHAT = "chat.request"
 
 
@@ -204,6 +205,37 @@ class ContextBundle(BaseModel):
     cap_tokens: int = Field(description="40% of the model's window: never exceeded")
     retrieval_confidence: float = Field(description="0-1: how well files and journal match")
     journal_entries: int = Field(description="journal rows the user has (P5 runs above 100)")
+
+
+MAX_SEARCH_HITS = 50
+
+
+class SearchRequest(BaseModel):
+    """A question to rank the user's passages for (GET /v1/search)."""
+
+    user_id: UUID = Field(description="owner; only their chunks are searched")
+    query: str = Field(min_length=1, description="the question")
+    limit: int = Field(10, ge=1, le=MAX_SEARCH_HITS, description="hits wanted, best first")
+
+
+class SearchHit(BaseModel):
+    """A chunk that answers the query, citable down to its characters and lines."""
+
+    ref: int = Field(description="1-based rank")
+    file_id: str = Field(description="the file the chunk belongs to")
+    filename: str = Field(description="the file's name")
+    chunk_id: str = Field(description="the chunk's id")
+    title: str = Field(description="the chunk's section title")
+    char_start: int = Field(description="first character of the chunk in the file's text")
+    char_end: int = Field(description="one past the chunk's last character")
+    line_start: int = Field(description="first line of the chunk (1-based)")
+    line_end: int = Field(description="last line of the chunk")
+    snippet: str = Field(description="an exact substring of the chunk's text")
+    score: float = Field(description="reciprocal-rank fusion of BM25 full-text and vector ranks")
+
+
+class SearchResults(BaseModel):
+    items: list[SearchHit] = Field(description="the hits, best first")
 
 
 class ChatRequest(BaseModel):

@@ -19,20 +19,14 @@ import asyncpg
 
 from services.context import render
 from services.context.budget import Candidate, Filled, SectionPlan, fill
-from services.context.files import (
-    FileContext,
-    attachment_candidates,
-    search_context,
-    summary_question_context,
-)
+from services.context.files import attachment_candidates, question_files
+from services.context.hybrid_search import TermStats
 from services.context.intent import is_summary_question
 from services.context.relevance import lexemes, share_of_terms
+from services.context.retrieval import embed_question, question_vector
 from shared.config import ChatSettings, chat_settings, model_settings
 from shared.contracts import ContextBundle, ContextRequest
 from shared.db import context as queries
-from shared.db.search import TermStats, term_stats
-from shared.providers import registry
-from shared.usage import WorkContext, working_on
 
 JOURNAL_KINDS = ("turn", "journal")
 Lexemes = dict[str, frozenset[str]]  # a text's lexemes, by text
@@ -189,10 +183,26 @@ async def citable_lexemes(conn: asyncpg.Connection, plans: Sequence[SectionPlan]
     return dict(zip(texts, await lexemes(conn, texts), strict=True))
 
 
-async def embed_query(user_id: UUID, query: str) -> list[float]:
-    with working_on(WorkContext(user_id=user_id)):
-        [vector] = await registry.embedder().embed([query], input_type="query")
-    return vector
+async def conversation_side(
+    pool: asyncpg.Pool,
+    request: ContextRequest,
+    settings: ChatSettings,
+    vector: list[float] | None,
+) -> tuple[Conversation, list[SectionPlan], Lexemes]:
+    """P1-P5 with the lexemes of their citable journal items; the question is embedded here
+    only when P5 runs and the file search did not need its vector."""
+    async with pool.acquire() as conn:
+        conversation = await read_conversation(conn, request, settings)
+        plans = conversation_plans(conversation, request.query)
+        if conversation.count <= settings.journal_recent:
+            plans.append(SectionPlan("recalled", "P5"))
+        else:
+            if vector is None:
+                vector = await embed_question(request.user_id, request.query)
+            recalled = await recalled_plan(conn, request, settings, conversation, plans, vector)
+            plans.append(recalled)
+        # fetched while the files side searches; weighed once its term statistics are known
+        return conversation, plans, await citable_lexemes(conn, plans)
 
 
 async def build_context(
@@ -203,60 +213,19 @@ async def build_context(
     vector_weight = model_settings().vector_weight
     summary_path = is_summary_question(request.query)
     vector: list[float] | None = None
-    if not summary_path and vector_weight > 0:
-        vector = await embed_query(request.user_id, request.query)
-
-    async def files_side() -> tuple[list[asyncpg.Record], TermStats, FileContext]:
-        async with pool.acquire() as conn:
-            attached = []
-            if request.attachments:
-                attached = await queries.owned_files(
-                    conn, user_id=request.user_id, file_ids=request.attachments
-                )
-            scope = [f["id"] for f in attached] if request.attachments else None
-            stats = await term_stats(
-                conn, user_id=request.user_id, text=request.query, file_ids=scope
-            )
-            found = FileContext(path="search")
-            if summary_path:
-                found = await summary_question_context(
-                    conn,
-                    user_id=request.user_id,
-                    query=request.query,
-                    file_ids=scope,
-                    passages=settings.file_passages,
-                )
-            if not summary_path or (found.path == "summary" and not found.candidates):
-                # a specific question, or files without summaries stored yet
-                found = await search_context(
-                    conn,
-                    user_id=request.user_id,
-                    query=request.query,
-                    stats=stats,
-                    vector=vector,
-                    vector_weight=vector_weight,
-                    file_ids=scope,
-                    passages=settings.file_passages,
-                )
-            return attached, stats, found
-
-    async def conversation_side() -> tuple[Conversation, list[SectionPlan], Lexemes]:
-        nonlocal vector
-        async with pool.acquire() as conn:
-            conversation = await read_conversation(conn, request, settings)
-            plans = conversation_plans(conversation, request.query)
-            if conversation.count <= settings.journal_recent:
-                plans.append(SectionPlan("recalled", "P5"))
-            else:
-                if vector is None:
-                    vector = await embed_query(request.user_id, request.query)
-                recalled = await recalled_plan(conn, request, settings, conversation, plans, vector)
-                plans.append(recalled)
-            # fetched while the files side searches; weighed once its term statistics are known
-            return conversation, plans, await citable_lexemes(conn, plans)
-
+    if not summary_path:  # a summary question reads stored summaries, not ranked passages
+        vector = await question_vector(request.user_id, request.query, vector_weight)
+    # the conversation's queries (and P5's embedding) overlap the file search
     (conversation, plans, journal_lexemes), (attached, stats, found) = await asyncio.gather(
-        conversation_side(), files_side()
+        conversation_side(pool, request, settings, vector),
+        question_files(
+            pool,
+            request,
+            summary_path=summary_path,
+            vector=vector,
+            vector_weight=vector_weight,
+            passages=settings.file_passages,
+        ),
     )
     plans.append(SectionPlan("files", "F", attachment_candidates(attached) + found.candidates))
     exclude = frozenset({request.exclude_turn_id} if request.exclude_turn_id else ())

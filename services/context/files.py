@@ -10,11 +10,13 @@ import asyncpg
 
 from services.context import render
 from services.context.budget import Candidate
+from services.context.hybrid_search import TermStats, term_stats
 from services.context.intent import summary_topic
 from services.context.relevance import FALLBACK_TIERS, first_tier, text_relevance
+from services.context.retrieval import ranked_passages
 from services.context.snippets import snippet_for
+from shared.contracts import ContextRequest
 from shared.db import context as queries
-from shared.db.search import TermStats, hybrid_search, term_stats
 
 SEARCH_DEPTH = 20  # hits ranked before the relevance tiers pick the best few
 
@@ -165,14 +167,14 @@ async def search_context(
     passages: int,
 ) -> FileContext:
     """Path A: hybrid search, then the strictest relevance tier that any hit reaches."""
-    hits = await hybrid_search(
+    hits = await ranked_passages(
         conn,
         user_id=user_id,
-        text=query,
+        question=query,
         vector=vector,
+        vector_weight=vector_weight,
         limit=SEARCH_DEPTH,
         file_ids=file_ids,
-        vector_weight=vector_weight,
         stats=stats,
     )
     chosen = first_tier(hits, passages)
@@ -187,3 +189,46 @@ async def search_context(
         for hit in chosen
     ]
     return FileContext("search", candidates, max((h["relevance"] for h in chosen), default=0.0))
+
+
+async def question_files(
+    pool: asyncpg.Pool,
+    request: ContextRequest,
+    *,
+    summary_path: bool,
+    vector: Sequence[float] | None,
+    vector_weight: float,
+    passages: int,
+) -> tuple[list[asyncpg.Record], TermStats, FileContext]:
+    """The files side of a context build: the attached files, the question's term statistics
+    over the files it may draw on, and the summaries (path B) or passages (path A) chosen."""
+    async with pool.acquire() as conn:
+        attached = []
+        if request.attachments:
+            attached = await queries.owned_files(
+                conn, user_id=request.user_id, file_ids=request.attachments
+            )
+        scope = [f["id"] for f in attached] if request.attachments else None
+        stats = await term_stats(conn, user_id=request.user_id, text=request.query, file_ids=scope)
+        found = FileContext(path="search")
+        if summary_path:
+            found = await summary_question_context(
+                conn,
+                user_id=request.user_id,
+                query=request.query,
+                file_ids=scope,
+                passages=passages,
+            )
+        if not summary_path or (found.path == "summary" and not found.candidates):
+            # a specific question, or files without summaries stored yet
+            found = await search_context(
+                conn,
+                user_id=request.user_id,
+                query=request.query,
+                stats=stats,
+                vector=vector,
+                vector_weight=vector_weight,
+                file_ids=scope,
+                passages=passages,
+            )
+        return attached, stats, found

@@ -1,5 +1,5 @@
 """Relevance in 0-1, one measure for file passages and journal items: the IDF-weighted share of
-the question's terms an item's text contains (weights: shared.db.search.TermStats), so the chat
+the question's terms an item's text contains (weights: hybrid_search.TermStats), so the chat
 service's 0.3 threshold means "the sources share little of what was asked"."""
 
 from collections import OrderedDict
@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import asyncpg
 
-from shared.db.search import TermStats
+from services.context.hybrid_search import TermStats
 
 FALLBACK_TIERS = (0.7, 0.5, 0.3)  # seed 003: strict, then looser, then loosest; below: nothing
 REMEMBERED_TEXTS = 20_000  # texts whose lexemes stay known (a journal cut is ~300 characters)

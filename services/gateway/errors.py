@@ -13,6 +13,7 @@ from pydantic import AfterValidator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from services.gateway.uploads import UploadRejected
+from shared.context_client import ContextBuildFailed, ContextUnavailable
 
 logger = logging.getLogger(__name__)
 
@@ -75,6 +76,15 @@ async def _upload_rejected(request: Request, exc: UploadRejected) -> JSONRespons
     return JSONResponse({"detail": exc.detail}, exc.status_code)
 
 
+async def _context_unavailable(request: Request, exc: ContextUnavailable) -> JSONResponse:
+    return JSONResponse({"detail": str(exc)}, 503)  # says how to start it
+
+
+async def _context_failed(request: Request, exc: ContextBuildFailed) -> JSONResponse:
+    # the context service logged the traceback; the caller learns what failed
+    return JSONResponse({"detail": f"The context service failed: {exc}. Try again."}, 503)
+
+
 async def _database_down(request: Request, exc: Exception) -> JSONResponse:
     logger.warning("database unavailable during %s %s: %r", request.method, request.url.path, exc)
     return JSONResponse({"detail": DATABASE_DOWN}, 503)
@@ -89,6 +99,8 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(UploadRejected, _upload_rejected)
+    app.add_exception_handler(ContextUnavailable, _context_unavailable)
+    app.add_exception_handler(ContextBuildFailed, _context_failed)
     for error_type in _DATABASE_ERRORS:
         app.add_exception_handler(error_type, _database_down)
     app.add_exception_handler(Exception, _unexpected)

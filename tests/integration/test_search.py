@@ -4,7 +4,7 @@ import asyncpg
 import httpx
 import pytest
 
-from shared.db.search import BM25_B, BM25_K1, bm25_ranking, term_stats
+from services.context.hybrid_search import BM25_B, BM25_K1, bm25_ranking, term_stats
 from tests.benchmarks.memory_fixtures import insert_files
 from tests.conftest import ClientFactory
 from tests.helpers import upload, wait_for_status

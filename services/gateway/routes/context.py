@@ -10,7 +10,7 @@ from services.gateway.deps import FILE_NOT_FOUND, Broker, Pool
 from services.gateway.errors import StorableText
 from services.gateway.schemas import ErrorResponse
 from shared.config import chat_settings
-from shared.context_client import ContextBuildFailed, ContextUnavailable, request_context
+from shared.context_client import request_context
 from shared.contracts import ContextBundle, ContextRequest
 from shared.db import context as queries
 from shared.personas import get_persona, persona_names
@@ -55,12 +55,8 @@ async def preview_context(
     request = ContextRequest(
         user_id=user.id, persona=found.name, query=q, attachments=list(dict.fromkeys(attachments))
     )
-    try:
-        return await request_context(broker, request, timeout=PREVIEW_TIMEOUT_SECONDS)
-    except ContextUnavailable as exc:
-        raise HTTPException(503, str(exc)) from exc
-    except ContextBuildFailed as exc:
-        raise HTTPException(503, f"The context service failed: {exc}. Try again.") from exc
+    # no context service, or a failed build: a 503 saying so (errors.py)
+    return await request_context(broker, request, timeout=PREVIEW_TIMEOUT_SECONDS)
 
 
 def _file_id(value: str) -> UUID:

@@ -4,8 +4,8 @@ with each text's lexemes fetched from PostgreSQL once."""
 import pytest
 
 from services.context import relevance
+from services.context.hybrid_search import TermStats
 from services.context.relevance import lexemes, share_of_terms, text_relevance
-from shared.db.search import TermStats
 
 STATS = TermStats(terms=["price", "tier"], idf=[2.0, 1.0], df=[3, 9], chunks=50, avgdl=100.0)
 
