@@ -3,17 +3,16 @@
 P1 the last `recent_turns` turns in full (a turn too long for the budget is cut with an
 ellipsis) · P2 starred turns · P3 instructions scoped global or to the persona, then the user's
 memory facts · P4 the last `journal_recent` journal entries as Artisan Cuts · P5, only when the
-journal holds more than `journal_recent` entries, the `journal_recalled` best of the HNSW
-nearest neighbours of the question by `similarity × salience / 10`, excluding everything P1-P4
-hold and every instruction · then file context (seed 003). A persona never sees a turn that is
-another persona's instruction, in any section. Budget rules: budget.py.
+journal holds more than `journal_recent` entries, the `journal_recalled` turns that best
+match the question by what they say and mean, weighted by salience (recall.py), excluding
+everything P1-P4 hold and every instruction · then file context (seed 003). A persona never
+sees a turn that is another persona's instruction, in any section. Budget rules: budget.py.
 """
 
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from uuid import UUID
 
 import asyncpg
 
@@ -22,6 +21,7 @@ from services.context.budget import Candidate, Filled, SectionPlan, fill
 from services.context.files import attachment_candidates, question_files
 from services.context.hybrid_search import TermStats
 from services.context.intent import is_summary_question
+from services.context.recall import recalled_candidates
 from services.context.relevance import lexemes, share_of_terms
 from services.context.retrieval import embed_question, question_vector
 from shared.config import ChatSettings, chat_settings, model_settings
@@ -31,8 +31,6 @@ from shared.db import context as queries
 JOURNAL_KINDS = ("turn", "journal")
 Lexemes = dict[str, frozenset[str]]  # a text's lexemes, by text
 REMEMBERED_CUTS = 5_000  # journal cuts whose rendered text is kept (see cut_text)
-RECALL_DEPTH_PER_RESULT = 5  # HNSW neighbours per P5 result before salience weighting (5: 0.99
-# of an exact scan's top 10 at 100k entries, p50 10.6 -> 9.3 ms; tests/benchmarks/journal_search)
 
 
 @dataclass
@@ -120,37 +118,6 @@ def conversation_plans(conversation: Conversation, query: str) -> list[SectionPl
     ]
 
 
-def rank_recalled(
-    rows: Sequence[asyncpg.Record], exclude: set[UUID], limit: int
-) -> list[tuple[UUID, float]]:
-    """P5: the best `limit` by similarity × salience/10, never an instruction or a loaded turn."""
-    scored = [
-        (r["turn_id"], r["similarity"] * r["salience_score"] / 10)
-        for r in rows
-        if not r["is_instruction"] and r["turn_id"] not in exclude
-    ]
-    return sorted(scored, key=lambda s: (-s[1], s[0]))[:limit]
-
-
-def recalled_candidates(
-    ranked: Sequence[tuple[UUID, float]], cuts: Sequence[asyncpg.Record], query: str
-) -> list[Candidate]:
-    """The ranked P5 entries as context items, in rank order."""
-    by_id = {c["turn_id"]: c for c in cuts}
-    return [
-        Candidate(
-            "journal",
-            turn_id,
-            cut_text(by_id[turn_id]),
-            by_id[turn_id]["created_at"],
-            score=round(score, 4),
-            citation=render.journal_citation(by_id[turn_id], query),
-        )
-        for turn_id, score in ranked
-        if turn_id in by_id
-    ]
-
-
 async def recalled_plan(
     conn: asyncpg.Connection,
     request: ContextRequest,
@@ -159,18 +126,20 @@ async def recalled_plan(
     plans: Sequence[SectionPlan],
     vector: list[float],
 ) -> SectionPlan:
-    """P5, once P1-P4 are known: what they hold is excluded (and asked for on top of the depth)."""
+    """P5, once P1-P4 are known: what they hold is excluded."""
     loaded = {c.id for plan in plans for c in plan.candidates}
     loaded |= {e["turn_id"] for e in conversation.journal}
     if request.exclude_turn_id:
         loaded.add(request.exclude_turn_id)
-    depth = settings.journal_recalled * RECALL_DEPTH_PER_RESULT + len(loaded)
-    rows = await queries.nearest_journal(conn, user_id=request.user_id, vector=vector, depth=depth)
-    ranked = rank_recalled(rows, loaded, settings.journal_recalled)
-    cuts = await queries.cuts_by_id(
-        conn, user_id=request.user_id, turn_ids=[turn_id for turn_id, _ in ranked]
+    recalled = await recalled_candidates(
+        conn,
+        user_id=request.user_id,
+        query=request.query,
+        vector=vector,
+        loaded=loaded,
+        limit=settings.journal_recalled,
     )
-    return SectionPlan("recalled", "P5", recalled_candidates(ranked, cuts, request.query))
+    return SectionPlan("recalled", "P5", recalled)
 
 
 def _is_citable_journal(candidate: Candidate) -> bool:

@@ -8,6 +8,8 @@ from services.context.snippets import query_words, snippet_for
 from shared.text.citations import without_ref_markers
 
 Row = Mapping[str, Any]
+RECALLED_FULL_CHARS = 1200  # a recalled turn this short enters whole (~300 tokens)
+RECALLED_SNIPPET_CHARS = 600
 
 
 def _when(moment: datetime | None) -> str:
@@ -32,6 +34,40 @@ def cut_text(entry: Row) -> str:
         f" Arc: {without_ref_markers(entry['decision_arc_summary'])}\n"
         f"Boss: {without_ref_markers(entry['boss_essence'])}\n"
         f"{entry['persona_name']}: {without_ref_markers(entry['persona_essence'])}"
+    )
+
+
+def recalled_text(entry: Row, query: str) -> str:
+    """A recalled turn (P5): when, which persona, and its own words — in full when short, else
+    its cut and the passage of its words that holds the question's terms."""
+    said = _said(entry)
+    if len(said) <= RECALLED_FULL_CHARS:
+        return f"[{_when(entry['created_at'])} · {entry['persona_name']}]\n{said}"
+    return f"{cut_text(entry)}\nSaid: {snippet_for(said, query, RECALLED_SNIPPET_CHARS)}"
+
+
+def recalled_citation(entry: Row, query: str) -> dict:
+    """A recalled turn quotes its own words: the side of it (message or answer) that holds
+    more of the question's words."""
+    words = query_words(query)
+    sides = [without_ref_markers(entry[side]) for side in ("ai_response", "user_message")]
+    quoted = max((side for side in sides if side), key=lambda side: _hits(side, words), default="")
+    return {
+        "turn_id": entry["turn_id"],
+        "title": entry["decision_arc_summary"],
+        "snippet": snippet_for(quoted, query),
+    }
+
+
+def _hits(text: str, words: list[str]) -> int:
+    lowered = text.lower()
+    return sum(word in lowered for word in words)
+
+
+def _said(entry: Row) -> str:
+    return (
+        f"User: {without_ref_markers(entry['user_message'])}\n"
+        f"{entry['persona_name']}: {without_ref_markers(entry['ai_response'])}"
     )
 
 

@@ -136,6 +136,20 @@ async def cuts_by_id(
     )
 
 
+async def recalled_entries(
+    conn: Conn, *, user_id: UUID, turn_ids: Sequence[UUID]
+) -> list[asyncpg.Record]:
+    """P5's entries: each cut with the turn's own words (a recalled turn is quoted, not only
+    summarised)."""
+    return await conn.fetch(
+        f"""SELECT {CUT_COLUMNS}, s.user_message, s.ai_response
+            FROM journal j JOIN superjournal s ON s.id = j.turn_id
+            WHERE j.user_id = $1 AND j.turn_id = ANY($2::uuid[])""",
+        user_id,
+        list(turn_ids),
+    )
+
+
 async def owned_files(
     conn: Conn, *, user_id: UUID, file_ids: Sequence[UUID]
 ) -> list[asyncpg.Record]:

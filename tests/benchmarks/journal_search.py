@@ -1,6 +1,7 @@
-"""P5 journal vector search (seed 002) at 10,000 and 100,000 entries: latency of the query the
-context service runs (HNSW neighbours, then similarity × salience/10, exclusions, top 10), and
-how many of an exact scan's top 10 it finds.
+"""P5 journal recall (seed 002) at 10,000 and 100,000 entries: latency of the whole recall the
+context service runs (BM25 over journal_terms and HNSW neighbours fused, salience-weighted,
+exclusions, top 10, with the turns' words), and how many of an exact scan's top 10 vector
+neighbours (by similarity × salience/10) the HNSW scan finds.
 
 Run:  .venv/bin/python -m tests.benchmarks.journal_search [--sizes 10000 100000] [--queries 300]
 Needs only PostgreSQL (embedded, in a temporary directory); rows are bulk-inserted.
@@ -16,9 +17,9 @@ from uuid import UUID
 
 import asyncpg
 
-from services.context.assemble import RECALL_DEPTH_PER_RESULT, rank_recalled
+from services.context.recall import DEPTH_PER_RESULT, recalled_candidates
 from shared.db import create_pool, users
-from shared.db.context import cuts_by_id, nearest_journal, recent_journal
+from shared.db.context import nearest_journal, recent_journal
 from shared.db.migrations import apply_migrations
 from shared.launcher.embedded import start_postgres
 from shared.providers.local.embed import embed_texts
@@ -53,21 +54,32 @@ def questions(count: int, seed: int = 11) -> list[str]:
     ]
 
 
+def vector_top(rows: list[asyncpg.Record], loaded: set[UUID]) -> set[UUID]:
+    """The RECALLED best by similarity × salience/10, never loaded, never an instruction."""
+    scored = [
+        (r["similarity"] * r["salience_score"] / 10, r["turn_id"])
+        for r in rows
+        if not r["is_instruction"] and r["turn_id"] not in loaded
+    ]
+    return {turn_id for _, turn_id in sorted(scored, reverse=True)[:RECALLED]}
+
+
 async def measure(pool: asyncpg.Pool, user_id: UUID, queries: list[str], per_result: int) -> dict:
     loaded = {r["turn_id"] for r in await recent_journal(pool, user_id=user_id, limit=100)}
-    depth = RECALLED * per_result + len(loaded) + 10  # as build_context asks
+    depth = RECALLED * per_result + len(loaded)
     latencies, overlap = [], []
     async with pool.acquire() as conn:
         for text in queries:
             vector = embed_texts([text])[0]
             started = time.perf_counter()
-            rows = await nearest_journal(conn, user_id=user_id, vector=vector, depth=depth)
-            found = rank_recalled(rows, loaded, RECALLED)
-            await cuts_by_id(conn, user_id=user_id, turn_ids=[t for t, _ in found])
+            await recalled_candidates(
+                conn, user_id=user_id, query=text, vector=vector, loaded=loaded, limit=RECALLED
+            )
             latencies.append(time.perf_counter() - started)
+            rows = await nearest_journal(conn, user_id=user_id, vector=vector, depth=depth)
             exact_rows = await conn.fetch(EXACT, user_id, vector.astype("float32"))
-            exact = rank_recalled(exact_rows, loaded, RECALLED)
-            overlap.append(len({t for t, _ in found} & {t for t, _ in exact}) / RECALLED)
+            found, exact = vector_top(rows, loaded), vector_top(exact_rows, loaded)
+            overlap.append(len(found & exact) / RECALLED)
     return {
         "p50_ms": 1000 * percentile(latencies, 0.5),
         "p99_ms": 1000 * percentile(latencies, 0.99),
@@ -106,7 +118,7 @@ def main() -> None:
         "--per-result",
         type=int,
         nargs="+",
-        default=[RECALL_DEPTH_PER_RESULT],
+        default=[DEPTH_PER_RESULT],
         help="HNSW neighbours fetched per P5 result (the context service uses the first)",
     )
     args = parser.parse_args()

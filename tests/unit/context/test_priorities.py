@@ -3,12 +3,8 @@
 import uuid
 from datetime import UTC, datetime, timedelta
 
-from services.context.assemble import (
-    Conversation,
-    conversation_plans,
-    rank_recalled,
-    recalled_candidates,
-)
+from services.context.assemble import Conversation, conversation_plans
+from services.context.recall import RRF_K, fuse, weighted_by_salience
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -40,18 +36,19 @@ def test_p4_never_holds_an_instruction_and_p3_holds_those_given() -> None:
     assert plans["journal"].candidates[0].citation["snippet"] in plain["boss_essence"]
 
 
-def test_p5_weighs_similarity_by_salience_and_excludes_loaded_turns_and_instructions() -> None:
-    near_dull = {**cut(1, salience_score=2), "similarity": 0.9}  # 0.18
-    far_vital = {**cut(2, salience_score=10), "similarity": 0.5}  # 0.50
-    loaded = {**cut(3, salience_score=10), "similarity": 0.99}
-    rule = {
-        **cut(4, salience_score=10, is_instruction=True, instruction_scope="global"),
-        "similarity": 0.99,
-    }
-    rows = [near_dull, far_vital, loaded, rule]
-    ranked = rank_recalled(rows, {loaded["turn_id"]}, limit=10)
-    assert ranked == [(far_vital["turn_id"], 0.5), (near_dull["turn_id"], 0.18)]
-    assert rank_recalled(rows, set(), limit=1) == [(loaded["turn_id"], 0.99)]
-    chosen = recalled_candidates(ranked, [near_dull, far_vital], query="pricing")
-    assert [c.id for c in chosen] == [far_vital["turn_id"], near_dull["turn_id"]]
-    assert chosen[0].score == 0.5 and chosen[0].citation["turn_id"] == far_vital["turn_id"]
+def test_p5_fuses_rankings_by_reciprocal_rank() -> None:
+    a, b, c = (uuid.uuid4() for _ in range(3))
+    fused = fuse([([a, b], 1.0), ([b, c], 0.5)])
+    assert fused[a] == 1 / (RRF_K + 1)
+    assert fused[b] == 1 / (RRF_K + 2) + 0.5 / (RRF_K + 1)
+    assert fused[c] == 0.5 / (RRF_K + 2)
+    assert max(fused, key=fused.__getitem__) == b  # found by both beats first in one
+
+
+def test_p5_weighs_relevance_by_salience() -> None:
+    dull, vital, unranked = cut(1, salience_score=1), cut(2, salience_score=9), cut(3)
+    fused = {dull["turn_id"]: 0.02, vital["turn_id"]: 0.015}
+    chosen = weighted_by_salience(fused, [dull, vital, unranked], limit=10)
+    assert [entry["turn_id"] for entry, _ in chosen] == [vital["turn_id"], dull["turn_id"]]
+    assert chosen[0][1] == 0.015 * 0.9**0.5
+    assert len(weighted_by_salience(fused, [dull, vital], limit=1)) == 1
