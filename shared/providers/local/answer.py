@@ -10,18 +10,14 @@ nothing matches, the answer is the plain refusal — never a guess.
 """
 
 import asyncio
-import math
 import re
 import time
-from collections import Counter
 from collections.abc import AsyncIterator, Hashable
-from dataclasses import dataclass
 
 from shared.contracts import ContextBundle, Usage
 from shared.domain import GLOBAL_SCOPE, REFUSAL
 from shared.personas import Persona, get_persona
 from shared.providers.base import AnswerInput
-from shared.providers.local.answer_check import stems
 from shared.providers.local.instructions import (
     Instruction,
     detect_instruction,
@@ -31,19 +27,15 @@ from shared.providers.local.instructions import (
     without_directives,
 )
 from shared.providers.local.memory import is_question, message_sentences, remembered, swap_persons
-from shared.text.sentences import sentence_spans
+from shared.providers.local.quotes import Candidate, best_sentences, sentences_of
 from shared.text.tokens import count_tokens
 from shared.text.words import word_pieces, words
 from shared.usage import record_call
 
 MIN_CONFIDENCE = 0.3  # seed 001: below this retrieval confidence, refuse
-MIN_COVERAGE = 0.25  # share of the question's (weighted) content words a sentence must contain
-CLOSE_TO_BEST = 0.2  # sentences this far below the best one still qualify
-MAX_SENTENCES, PER_SOURCE = 3, 2
 # a summary answer: SUMMARY_SENTENCES for one file; for several, SUMMARY_PER_FILE each, at most
 # SUMMARY_MAX_SENTENCES in all (so up to that many files are each quoted once)
 SUMMARY_SENTENCES, SUMMARY_PER_FILE, SUMMARY_MAX_SENTENCES = 4, 2, 8
-_MIN_WORDS, _MAX_CHARS = 4, 600
 FILE_KINDS = frozenset({"chunk", "attachment"})
 SUMMARY_KINDS = frozenset({"file_summary", "section_summary"})
 JOURNAL_KINDS = frozenset({"journal", "turn", "recalled", "starred"})
@@ -53,15 +45,6 @@ _PAST = re.compile(
     re.IGNORECASE,
 )
 _FIRST_PERSON = re.compile(r"I\b")
-_HEADING = re.compile(r"^\s*#+\s.*$|^\s*\|.*$", re.MULTILINE)
-
-
-@dataclass(frozen=True)
-class Candidate:
-    ref: int
-    rank: int  # position of the ref in the bundle: retrieval order breaks ties
-    start: int  # position in its passage: quotes from one passage keep document order
-    text: str  # verbatim from the passage
 
 
 def asks_about_the_past(question: str) -> bool:
@@ -84,54 +67,6 @@ def candidates(request: AnswerInput) -> list[Candidate]:
         if item.ref is not None and item.kind in kinds and item.ref in request.passages
     ]
     return sentences_of({ref: request.passages[ref] for ref in dict.fromkeys(refs)})
-
-
-def sentences_of(passages: dict[int, str]) -> list[Candidate]:
-    """The quotable sentences of passages given in rank order (headings and tables left out)."""
-    found = []
-    for rank, (ref, text) in enumerate(passages.items()):
-        blanked = _HEADING.sub(lambda m: " " * len(m.group(0)), text)
-        for start, end in sentence_spans(blanked):
-            sentence = text[start:end]
-            if len(words(sentence)) >= _MIN_WORDS and len(sentence) <= _MAX_CHARS:
-                found.append(Candidate(ref, rank, start, sentence))
-    return found
-
-
-def best_sentences(question: str, found: list[Candidate]) -> list[Candidate]:
-    """The sentences that cover the question best: sources in retrieval order, the sentences of
-    each in document order.
-
-    A sentence qualifies when it holds at least MIN_COVERAGE of the question's content words
-    (weighted by rarity) and comes within CLOSE_TO_BEST of the best sentence; among those, the
-    retrieval ranking (which saw whole passages) decides which source is cited first.
-    """
-    wanted = stems(question)
-    if not wanted or not found:
-        return []
-    sentence_stems = [stems(c.text) for c in found]
-    df = Counter(s for group in sentence_stems for s in group & wanted)
-    weight = {s: math.log(1 + (len(found) + 1) / (1 + df[s])) for s in wanted}
-    total = sum(weight.values())
-    scored = [
-        (sum(weight[s] for s in group & wanted) / total, candidate)
-        for candidate, group in zip(found, sentence_stems, strict=True)
-    ]
-    best = max(score for score, _ in scored)
-    if best < MIN_COVERAGE:
-        return []
-    floor = max(MIN_COVERAGE, best - CLOSE_TO_BEST)
-    by_ref: dict[int, list[tuple[float, Candidate]]] = {}
-    for score, candidate in sorted(scored, key=lambda pair: (pair[1].rank, -pair[0])):
-        if score >= floor:
-            by_ref.setdefault(candidate.ref, []).append((score, candidate))
-    chosen: list[Candidate] = []
-    for sentences in by_ref.values():
-        room = min(PER_SOURCE, MAX_SENTENCES - len(chosen))
-        chosen += sorted((c for _, c in sentences[:room]), key=lambda c: c.start)
-        if len(chosen) >= MAX_SENTENCES:
-            break
-    return chosen
 
 
 def summary_sentences(request: AnswerInput) -> list[Candidate]:

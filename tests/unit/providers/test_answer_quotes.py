@@ -1,0 +1,68 @@
+"""The local answerer quotes the sentence that answers the question's type, never a question,
+and refuses when the best sentence is no evidence."""
+
+import pytest
+
+from shared.providers.local.answer_types import AnswerType, answer_type, holds_answer_type
+from shared.providers.local.quotes import best_sentences, sentences_of
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("When did the Normans conquer England?", AnswerType.DATE),
+        ("In what year was the duchy founded?", AnswerType.DATE),
+        ("How many ships sailed?", AnswerType.NUMBER),
+        ("What percentage of revenue is recurring?", AnswerType.NUMBER),
+        ("Who led the expedition?", AnswerType.PERSON),
+        ("Where did Ines move to?", AnswerType.PLACE),
+        ("Why did we raise prices?", AnswerType.ANY),
+    ],
+)
+def test_the_wh_phrase_names_the_kind_of_answer(question: str, kind: AnswerType) -> None:
+    assert answer_type(question) is kind
+
+
+def test_a_sentence_holds_an_answer_of_a_kind_by_its_form() -> None:
+    assert holds_answer_type("The treaty was signed in 911.", AnswerType.DATE)
+    assert holds_answer_type("We met last week at the office.", AnswerType.DATE)
+    assert not holds_answer_type("The treaty was signed by the king.", AnswerType.DATE)
+    assert holds_answer_type("Twelve ships sailed.", AnswerType.NUMBER)
+    assert not holds_answer_type("The ships sailed north.", AnswerType.NUMBER)
+    assert holds_answer_type("the expedition was led by Robert Guiscard.", AnswerType.PERSON)
+
+
+def quotes(question: str, *passages: str) -> list[str]:
+    found = sentences_of(dict(enumerate(passages, start=1)))
+    return [c.text for c in best_sentences(question, found)]
+
+
+def test_a_when_question_is_answered_by_the_sentence_with_the_date() -> None:
+    passage = (
+        "The Normans conquered England after a long campaign of conquest by the Normans. "
+        "The Normans conquered England in 1066, at Hastings."
+    )
+    chosen = quotes("When did the Normans conquer England?", passage)
+    assert chosen[0] == "The Normans conquered England in 1066, at Hastings."
+
+
+def test_a_question_is_never_evidence() -> None:
+    journal = "User: When did we sign the Lisbon lease?\ngunnar: Let me check the files."
+    assert quotes("When did we sign the Lisbon lease?", journal) == []
+    answered = journal + "\nUser: We signed the Lisbon lease on March 3rd."
+    assert quotes("When did we sign the Lisbon lease?", answered) == [
+        "User: We signed the Lisbon lease on March 3rd."
+    ]
+
+
+def test_no_answer_when_the_best_sentence_lacks_the_asked_kind_or_the_names() -> None:
+    passage = "Rollo signed the treaty with the Frankish king at Saint-Clair-sur-Epte."
+    assert quotes("When did Rollo sign the treaty?", passage) == []  # no date in it
+    dated = "William signed the treaty with the Frankish king in 911."
+    assert quotes("When did Rollo sign the treaty?", dated) == []  # about someone else
+    assert quotes("When did William sign the treaty?", dated) == [dated]
+
+
+def test_hard_wrapped_lines_stay_one_sentence() -> None:
+    passage = "We moved to usage tiers because our largest\ncustomers wanted predictable bills."
+    assert quotes("Why did we move to usage tiers?", passage) == [passage]
