@@ -13,6 +13,7 @@ from shared.contracts import ContextBundle, Usage
 from shared.domain import REFUSAL
 from shared.prompts import load_prompt
 from shared.providers.base import AnswerInput, ChatModel, CheckedAnswer
+from shared.text.answer_types import could_answer
 from shared.text.citations import cited_refs, drop_claims
 
 ANSWER_ROLE, CHECK_ROLE = "answer", "check"
@@ -121,10 +122,11 @@ class LLMAnswerChecker:
         verdict = await self.chat.complete_json(
             role=CHECK_ROLE, system=system, user=user, schema=CheckVerdict
         )
-        # a model may keep a citation to a ref it was never given: code removes those
-        known = {ref for ref in refs if ref in request.passages}
-        kept, unknown = drop_claims(verdict.answer, lambda claim: set(claim.refs) <= known)
-        return CheckedAnswer(
-            answer=kept,
-            removed=[*verdict.removed, *unknown],
-        )
+        # a model may keep a citation to a ref it was never given, or to a passage that could
+        # not answer the question (another person's, no date for a "when"): code removes those
+        evidence = {
+            ref for ref in refs
+            if ref in request.passages and could_answer(request.question, request.passages[ref])
+        }  # fmt: skip
+        kept, unfounded = drop_claims(verdict.answer, lambda claim: set(claim.refs) <= evidence)
+        return CheckedAnswer(answer=kept, removed=[*verdict.removed, *unfounded])

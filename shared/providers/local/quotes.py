@@ -15,18 +15,17 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from shared.providers.local.answer_check import stems
-from shared.providers.local.answer_types import (
+from shared.text.answer_types import (
     AnswerType,
     answer_type,
+    could_answer,
     holds_answer_type,
-    key_names,
 )
 from shared.text.sentences import sentence_spans
-from shared.text.words import stem, words
+from shared.text.words import words
 
 MIN_COVERAGE = 0.25  # share of the question's (weighted) content words a sentence must contain
 MIN_EVIDENCE = 0.5  # ... the best one must contain for the question to count as answered
-MIN_NAMES = 0.5  # share of the question's names the best sentence must mention
 TYPE_BONUS = 0.25  # a sentence holding the asked kind of answer over one that does not
 CLOSE_TO_BEST = 0.2  # sentences this far below the best one still qualify
 MAX_SENTENCES, PER_SOURCE = 3, 2
@@ -100,15 +99,7 @@ def is_evidence(question: str, best: Scored) -> bool:
     it is about, and (for a typed question) an answer of the asked kind."""
     if best.coverage < MIN_EVIDENCE:
         return False
-    kind = answer_type(question)
-    if kind is not AnswerType.ANY and not holds_answer_type(_spoken(best.candidate.text), kind):
-        return False
-    names = {stem(name) for name in key_names(question)}
-    if names:
-        held = {stem(word) for word in words(best.candidate.text)}
-        if len(names & held) / len(names) < MIN_NAMES:
-            return False
-    return True
+    return could_answer(question, _spoken(best.candidate.text))
 
 
 def _spoken(sentence: str) -> str:

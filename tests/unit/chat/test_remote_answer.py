@@ -100,6 +100,34 @@ async def test_a_checker_keeping_an_unknown_ref_is_overruled(server: FakeModelSe
     )
 
 
+async def test_a_checker_keeping_a_claim_its_passage_cannot_answer_is_overruled(
+    server: FakeModelServer,
+) -> None:
+    """The same evidence rule as the local answerer: a "when" question needs a passage with a
+    date, a question about Stefan one that names him."""
+    server.responder = scripted_responder(
+        {"chat_1b": lambda v: {"answer": v["answer"], "removed": []}}
+    )
+    hiring = f"Interviews are run by Stefan. [Ref: {ref_of(HIRING)}]"
+    pricing = f"Existing customers keep the old price. [Ref: {ref_of(PRICING)}]"
+    try:
+        checker = LLMAnswerChecker(chat(server))
+        undated = await checker.check_answer(request("When are the interviews?"), hiring)
+        named = await checker.check_answer(request("Who runs interviews with Stefan?"), hiring)
+        elsewhere = await checker.check_answer(request("What does Stefan pay?"), pricing)
+        dated = await checker.check_answer(request("When does the old price end?"), pricing)
+    finally:
+        server.responder = realistic_responder
+    assert (undated.answer, undated.removed) == ("", ["Interviews are run by Stefan."])
+    assert named.answer == hiring and dated.answer == pricing
+    assert elsewhere.answer == ""
+
+
+def ref_of(passage: str) -> int:
+    _, passages = file_bundle({"pricing.md": PRICING, "hiring.md": HIRING})
+    return next(ref for ref, text in passages.items() if passage.strip() in text)
+
+
 @pytest.mark.parametrize(
     "pieces",
     [["<think>plan</think>Answer"], ["<thi", "nk>pl", "an</th", "ink>Ans", "wer"], ["Answer"]],

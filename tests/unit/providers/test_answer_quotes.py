@@ -3,8 +3,8 @@ and refuses when the best sentence is no evidence."""
 
 import pytest
 
-from shared.providers.local.answer_types import AnswerType, answer_type, holds_answer_type
 from shared.providers.local.quotes import best_sentences, sentences_of
+from shared.text.answer_types import AnswerType, answer_type, holds_answer_type
 
 
 @pytest.mark.parametrize(

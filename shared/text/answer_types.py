@@ -10,7 +10,9 @@ cheap, deterministic and in linear time.
 import re
 from enum import Enum
 
-from shared.text.words import STOP_WORDS
+from shared.text.words import STOP_WORDS, stem, words
+
+MIN_NAMES = 0.5  # share of the question's names evidence must mention
 
 
 class AnswerType(Enum):
@@ -95,3 +97,12 @@ def key_names(question: str) -> set[str]:
         if word.isdigit() or (index > 0 and word[:1].isupper() and word.lower() not in STOP_WORDS):
             found.add(word.lower())
     return found
+
+
+def could_answer(question: str, passage: str) -> bool:
+    """Whether a passage could be evidence for the question at all: it mentions most of the
+    names the question is about and holds an answer of the asked kind."""
+    names = {stem(name) for name in key_names(question)}
+    if names and len(names & {stem(w) for w in words(passage)}) / len(names) < MIN_NAMES:
+        return False
+    return holds_answer_type(passage, answer_type(question))
