@@ -57,9 +57,9 @@ def citable_kinds(bundle: ContextBundle, question: str) -> frozenset[str]:
     return FILE_KINDS | JOURNAL_KINDS if asks_about_the_past(question) else FILE_KINDS
 
 
-def candidates(request: AnswerInput) -> list[Candidate]:
-    """Every quotable sentence of the citable passages, in bundle order."""
-    kinds = citable_kinds(request.bundle, request.question)
+def candidates(request: AnswerInput, kinds: frozenset[str] | None = None) -> list[Candidate]:
+    """Every quotable sentence of the citable passages (of `kinds`), in bundle order."""
+    kinds = kinds or citable_kinds(request.bundle, request.question)
     refs = [
         item.ref
         for section in request.bundle.sections
@@ -151,8 +151,12 @@ def extractive_answer(request: AnswerInput) -> str | None:
     if request.bundle.retrieval_confidence < MIN_CONFIDENCE:
         return None
     chosen = summary_sentences(request) if request.bundle.path == "summary" else []
-    # a specific question, or files without stored summaries yet: quote the best passages
+    # a specific question, or files without stored summaries yet: quote the best passages;
+    # what the conversation said answers when the files do not
     chosen = chosen or best_sentences(request.question, candidates(request))
+    if not chosen and request.bundle.path != "summary":
+        remembered = candidates(request, FILE_KINDS | JOURNAL_KINDS)
+        chosen = best_sentences(request.question, remembered)
     return compose(request.persona.lead_in, chosen) if chosen else None
 
 

@@ -22,7 +22,7 @@ from shared.text.answer_types import (
     holds_answer_type,
 )
 from shared.text.sentences import sentence_spans
-from shared.text.words import words
+from shared.text.words import stem, word_set, words
 
 MIN_COVERAGE = 0.25  # share of the question's (weighted) content words a sentence must contain
 MIN_EVIDENCE = 0.5  # ... the best one must contain for the question to count as answered
@@ -30,6 +30,10 @@ TYPE_BONUS = 0.25  # a sentence holding the asked kind of answer over one that d
 CLOSE_TO_BEST = 0.2  # sentences this far below the best one still qualify
 MAX_SENTENCES, PER_SOURCE = 3, 2
 _MIN_WORDS, _MAX_CHARS = 4, 600
+# words that frame a request rather than say what it is about ("tell me about ...")
+_FRAMING = frozenset(
+    map(stem, word_set("tell explain describe know remind give show find please wonder recall"))
+)
 _HEADING = re.compile(r"^\s*#+\s.*$|^\s*\|.*$", re.MULTILINE)
 _SPEAKER = re.compile(r"^\s*[\w .'-]{1,40}:\s+")  # "User: ", "gunnar: " in a journal turn
 _NEW_SPEAKER = re.compile(r"\n(?=[\w.'-]{1,40}: )")
@@ -78,7 +82,7 @@ def _is_question(sentence: str) -> bool:
 
 def scored_sentences(question: str, found: list[Candidate]) -> list[Scored]:
     """Every candidate with its score, best first (ties: retrieval order, document order)."""
-    wanted = stems(question)
+    wanted = stems(question) - _FRAMING
     if not wanted or not found:
         return []
     kind = answer_type(question)

@@ -83,7 +83,25 @@ async def test_questions_about_past_conversations_may_quote_the_journal() -> Non
 
     request = AnswerInput(GUNNAR, "Tell me about the Berlin office plan", bundle, passages)
     text = "".join([piece async for piece in LocalAnswerer().stream_answer(request)])
-    assert text == REFUSAL  # not a question about the past: only files are quoted
+    assert f"[Ref: {ref}]" in text  # no file answers it: what was said does
+
+
+async def test_files_answer_before_the_journal_and_a_past_question_never_does() -> None:
+    bundle, passages = file_bundle({"hiring.md": HIRING})
+    asked = "User: How many backend engineers will we hire?\ngunnar: Let me look that up."
+    with_item(bundle, passages, "turn", asked)
+    echoed = "User: We will hire two backend engineers, I think.\ngunnar: Noted."
+    with_item(bundle, passages, "journal", echoed)
+    question = "How many backend engineers will we hire?"
+    request = AnswerInput(GUNNAR, question, bundle, passages)
+    text = "".join([piece async for piece in LocalAnswerer().stream_answer(request)])
+    assert REF.findall(text) == ["1"]  # the hiring plan, not the turns
+
+    bundle, passages = file_bundle({"pricing.md": PRICING})
+    with_item(bundle, passages, "turn", asked)
+    request = AnswerInput(GUNNAR, question, bundle, passages)
+    text = "".join([piece async for piece in LocalAnswerer().stream_answer(request)])
+    assert text == REFUSAL  # the user's own question is no evidence for it
 
 
 async def test_summary_questions_quote_the_stored_summaries() -> None:
