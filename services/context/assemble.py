@@ -23,7 +23,7 @@ from services.context.hybrid_search import TermStats
 from services.context.intent import is_summary_question
 from services.context.recall import recalled_candidates
 from services.context.relevance import lexemes, share_of_terms
-from services.context.retrieval import embed_question, question_vector
+from services.context.retrieval import question_vector
 from shared.config import ChatSettings, chat_settings, model_settings
 from shared.contracts import ContextBundle, ContextRequest
 from shared.db import context as queries
@@ -124,7 +124,7 @@ async def recalled_plan(
     settings: ChatSettings,
     conversation: Conversation,
     plans: Sequence[SectionPlan],
-    vector: list[float],
+    vector: list[float] | None,
 ) -> SectionPlan:
     """P5, once P1-P4 are known: what they hold is excluded."""
     loaded = {c.id for plan in plans for c in plan.candidates}
@@ -136,6 +136,7 @@ async def recalled_plan(
         user_id=request.user_id,
         query=request.query,
         vector=vector,
+        vector_weight=model_settings().vector_weight,
         loaded=loaded,
         limit=settings.journal_recalled,
     )
@@ -159,7 +160,7 @@ async def conversation_side(
     vector: list[float] | None,
 ) -> tuple[Conversation, list[SectionPlan], Lexemes]:
     """P1-P5 with the lexemes of their citable journal items; the question is embedded here
-    only when P5 runs and the file search did not need its vector."""
+    only when P5 runs, vectors vote and the file search did not need its vector."""
     async with pool.acquire() as conn:
         conversation = await read_conversation(conn, request, settings)
         plans = conversation_plans(conversation, request.query)
@@ -167,7 +168,8 @@ async def conversation_side(
             plans.append(SectionPlan("recalled", "P5"))
         else:
             if vector is None:
-                vector = await embed_question(request.user_id, request.query)
+                weight = model_settings().vector_weight
+                vector = await question_vector(request.user_id, request.query, weight)
             recalled = await recalled_plan(conn, request, settings, conversation, plans, vector)
             plans.append(recalled)
         # fetched while the files side searches; weighed once its term statistics are known

@@ -1,6 +1,7 @@
 """P5, recall from the whole journal (seed 002's salience-weighted search, made to find old
-turns by what they say): BM25 over each turn's own words and the HNSW neighbours of the
-question's vector, fused by reciprocal rank, then weighted by salience. A question that names a
+turns by what they say): BM25 over each turn's own words and, when vectors vote (a real
+embedding model: model_settings().vector_weight), the HNSW neighbours of the question's vector,
+fused by reciprocal rank, then weighted by salience. A question that names a
 time ("on May 2nd", "last week", "in our first conversation") also ranks the turns of that time.
 Never an instruction, never a turn P1-P4 already hold; a recalled turn enters with its date and
 its own words, so the words that answer are in the context, not only its cut."""
@@ -19,9 +20,12 @@ from shared.db import context as queries
 
 RRF_K = 60
 DEPTH_PER_RESULT = 5  # candidates from each ranking per P5 result (see journal_search bench)
-VECTOR_WEIGHT = 0.5  # a vector vote against a BM25 one: the cut's arc is an echo of the words
 WINDOW_WEIGHT = 2.0  # a turn of the time the question names: what it asks about
-SALIENCE_EXPONENT = 0.5  # (salience/10)^0.5: important turns first, relevant ones still in
+# (salience/10)^0.1: a prior, not a filter — a salience-10 turn passes a salience-1 one only
+# within ~25% of its relevance. Stronger weights (0.2, 0.5) and the hashed embedder's vector
+# votes each lowered LoCoMo's evidence-in-context (tests/benchmarks/locomo.py; old evidence,
+# tune half: 0.5 → 0.48, 0.2 → 0.76, 0.1 → 0.78)
+SALIENCE_EXPONENT = 0.1
 _FIRST_CONVERSATION = re.compile(
     r"\b(?:first|earliest)\s+(?:conversation|chat|session|talk|time\s+we\s+(?:talked|spoke|met))",
     re.IGNORECASE,
@@ -69,21 +73,23 @@ async def rankings(
     *,
     user_id: UUID,
     query: str,
-    vector: Sequence[float],
+    vector: Sequence[float] | None,
+    vector_weight: float,
     loaded: set[UUID],
     depth: int,
 ) -> list[tuple[Ranking, float]]:
-    """Every ranking P5 fuses, each with its weight."""
+    """Every ranking P5 fuses, each with its weight (vectors vote only with a vector)."""
     exclude = list(loaded)
     terms = await journal_search.journal_terms(conn, user_id=user_id, question=query)
     lexical = await journal_search.bm25_turns(
         conn, user_id=user_id, terms=terms, exclude=exclude, limit=depth
     )
-    nearest = await queries.nearest_journal(
-        conn, user_id=user_id, vector=vector, depth=depth + len(loaded)
-    )
-    semantic = [r["turn_id"] for r in nearest if not r["is_instruction"]]
-    found: list[tuple[Ranking, float]] = [(lexical, 1.0), (semantic, VECTOR_WEIGHT)]
+    found: list[tuple[Ranking, float]] = [(lexical, 1.0)]
+    if vector is not None and vector_weight > 0:
+        nearest = await queries.nearest_journal(
+            conn, user_id=user_id, vector=vector, depth=depth + len(loaded)
+        )
+        found.append(([r["turn_id"] for r in nearest if not r["is_instruction"]], vector_weight))
     if window := await question_window(conn, user_id, query):
         timed = await journal_search.bm25_turns(
             conn, user_id=user_id, terms=terms, exclude=exclude, limit=depth, window=window
@@ -100,17 +106,23 @@ async def recalled_candidates(
     *,
     user_id: UUID,
     query: str,
-    vector: Sequence[float],
+    vector: Sequence[float] | None,
+    vector_weight: float,
     loaded: set[UUID],
     limit: int,
 ) -> list[Candidate]:
     """P5's entries as context items, best first."""
     depth = limit * DEPTH_PER_RESULT
-    fused = fuse(
-        await rankings(
-            conn, user_id=user_id, query=query, vector=vector, loaded=loaded, depth=depth
-        )
+    found = await rankings(
+        conn,
+        user_id=user_id,
+        query=query,
+        vector=vector,
+        vector_weight=vector_weight,
+        loaded=loaded,
+        depth=depth,
     )
+    fused = fuse(found)
     fused = {turn_id: score for turn_id, score in fused.items() if turn_id not in loaded}
     shortlist = sorted(fused, key=lambda t: (-fused[t], t))[:depth]
     entries = await queries.recalled_entries(conn, user_id=user_id, turn_ids=shortlist)

@@ -73,7 +73,13 @@ async def measure(pool: asyncpg.Pool, user_id: UUID, queries: list[str], per_res
             vector = embed_texts([text])[0]
             started = time.perf_counter()
             await recalled_candidates(
-                conn, user_id=user_id, query=text, vector=vector, loaded=loaded, limit=RECALLED
+                conn,
+                user_id=user_id,
+                query=text,
+                vector=vector,
+                vector_weight=1.0,  # the costlier case: a real embedder's vectors vote
+                loaded=loaded,
+                limit=RECALLED,
             )
             latencies.append(time.perf_counter() - started)
             rows = await nearest_journal(conn, user_id=user_id, vector=vector, depth=depth)

@@ -4,7 +4,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 from services.context.assemble import Conversation, conversation_plans
-from services.context.recall import RRF_K, fuse, weighted_by_salience
+from services.context.recall import RRF_K, SALIENCE_EXPONENT, fuse, weighted_by_salience
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -47,8 +47,10 @@ def test_p5_fuses_rankings_by_reciprocal_rank() -> None:
 
 def test_p5_weighs_relevance_by_salience() -> None:
     dull, vital, unranked = cut(1, salience_score=1), cut(2, salience_score=9), cut(3)
-    fused = {dull["turn_id"]: 0.02, vital["turn_id"]: 0.015}
+    fused = {dull["turn_id"]: 0.016, vital["turn_id"]: 0.015}  # close: salience decides
     chosen = weighted_by_salience(fused, [dull, vital, unranked], limit=10)
     assert [entry["turn_id"] for entry, _ in chosen] == [vital["turn_id"], dull["turn_id"]]
-    assert chosen[0][1] == 0.015 * 0.9**0.5
+    assert chosen[0][1] == 0.015 * 0.9**SALIENCE_EXPONENT
     assert len(weighted_by_salience(fused, [dull, vital], limit=1)) == 1
+    clearly = {dull["turn_id"]: 0.03, vital["turn_id"]: 0.015}  # a prior, not a filter
+    assert weighted_by_salience(clearly, [dull, vital], limit=1)[0][0] is dull
