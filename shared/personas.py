@@ -48,7 +48,8 @@ class Persona:
 
 def parse_persona(source: str, expected_name: str | None = None) -> Persona:
     """A Persona from a file's text; PromptError names what is wrong with it."""
-    meta, body = split_front_matter(source)
+    front, body = split_front_matter(source)
+    meta = {key: str(value) for key, value in front.items() if value is not None}
     missing = [key for key in _REQUIRED_KEYS if not meta.get(key)]
     if missing:
         raise PromptError(f"persona front matter lacks {missing}")

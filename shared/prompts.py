@@ -1,6 +1,6 @@
 """Prompts as files: `prompts/<name>.md`, loaded by name, rendered with declared variables.
 
-A prompt file is a front-matter block (`name`, `version`, `description`, `variables: [..]`) and
+A prompt file is a YAML front-matter block (`name`, `version`, `description`, `variables: [..]`) and
 two sections, `# system` and `# user`, with `{{variable}}` placeholders. Double braces leave the
 JSON examples in the prompts alone. Rendering prefixes the system message with a marker line,
 `prompt: <name> v<version>`, so server logs and test fakes can tell the calls apart.
@@ -9,6 +9,8 @@ JSON examples in the prompts alone. Rendering prefixes the system message with a
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+
+import yaml
 
 from shared.config import REPO_ROOT
 
@@ -83,21 +85,22 @@ def parse_prompt(source: str, expected_name: str | None = None) -> Prompt:
     missing = [key for key in _REQUIRED_KEYS if key not in meta]
     if missing:
         raise PromptError(f"prompt front matter lacks {missing}")
-    name = meta["name"]
+    name = str(meta["name"])
     if expected_name is not None and name != expected_name:
         raise PromptError(f"prompt file {expected_name}.md is named {name!r} inside")
-    if not meta["version"].isdigit():
+    version = meta["version"]
+    if not isinstance(version, int) or isinstance(version, bool):
         raise PromptError(f"prompt {name!r}: version must be a whole number")
     system, user = _sections(name, body)
     variables = _variable_list(name, meta["variables"])
     used = placeholders(system) | placeholders(user)
     if used != set(variables):
         raise PromptError(f"prompt {name!r} declares {sorted(variables)} but uses {sorted(used)}")
-    return Prompt(name, int(meta["version"]), meta["description"], variables, system, user)
+    return Prompt(name, version, str(meta["description"]), variables, system, user)
 
 
-def split_front_matter(source: str) -> tuple[dict[str, str], str]:
-    """A file's `---` front matter as key/value strings, and the text after it."""
+def split_front_matter(source: str) -> tuple[dict[str, object], str]:
+    """A file's `---` front matter (YAML, a mapping), and the text after it."""
     lines = source.splitlines()
     if not lines or lines[0].strip() != "---":
         raise PromptError("a prompt starts with a '---' front-matter block")
@@ -105,13 +108,12 @@ def split_front_matter(source: str) -> tuple[dict[str, str], str]:
         closing = next(i for i, line in enumerate(lines[1:], start=1) if line.strip() == "---")
     except StopIteration:
         raise PromptError("the prompt's front matter is not closed with '---'") from None
-    meta: dict[str, str] = {}
-    for line in lines[1:closing]:
-        if line.strip():
-            key, separator, value = line.partition(":")
-            if not separator:
-                raise PromptError(f"front-matter line without 'key: value': {line!r}")
-            meta[key.strip()] = value.strip()
+    try:
+        meta = yaml.safe_load("\n".join(lines[1:closing])) or {}
+    except yaml.YAMLError as error:
+        raise PromptError(f"the front matter is not valid YAML: {error}") from None
+    if not isinstance(meta, dict):
+        raise PromptError("the front matter must be 'key: value' lines")
     return meta, "\n".join(lines[closing + 1 :])
 
 
@@ -123,10 +125,10 @@ def _sections(name: str, body: str) -> tuple[str, str]:
     return body[system_start:user_heading].strip("\n"), body[user_start:].strip("\n")
 
 
-def _variable_list(name: str, value: str) -> tuple[str, ...]:
-    if not (value.startswith("[") and value.endswith("]")):
+def _variable_list(name: str, value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise PromptError(f"prompt {name!r}: variables must be a list like [text, title]")
-    variables = tuple(item.strip() for item in value[1:-1].split(",") if item.strip())
+    variables = tuple(value)
     if len(set(variables)) != len(variables):
         raise PromptError(f"prompt {name!r} declares a variable twice")
     return variables
