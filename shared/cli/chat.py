@@ -2,10 +2,11 @@
 
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 import httpx
+from httpx_sse import EventSource
 
 from shared.cli.client import (
     CliError,
@@ -16,7 +17,6 @@ from shared.cli.client import (
     gateway_url,
     run_command,
 )
-from shared.cli.sse import ServerSentEvent, SseParser
 
 DEFAULT_PERSONA = "gunnar"
 ANSWER_TIMEOUT = httpx.Timeout(10.0, read=300.0)  # tokens may pause while the model thinks
@@ -84,7 +84,7 @@ def answer(
         if response.status_code != 200:
             response.read()
             raise CliError(api_error(response))
-        for event in events(response.iter_lines()):
+        for event in EventSource(response).iter_sse():
             data = json.loads(event.data)
             if event.event == "token" and out is not None:
                 out.write(data["text"])
@@ -96,13 +96,6 @@ def answer(
             elif event.event == "error":
                 raise CliError(data.get("detail") or "the answer failed")
     raise CliError("the answer stream ended before the answer was complete; try again")
-
-
-def events(lines: Iterator[str]) -> Iterator[ServerSentEvent]:
-    parser = SseParser()
-    for line in lines:
-        if event := parser.feed(line):
-            yield event
 
 
 def after_answer(done: dict[str, Any]) -> list[str]:

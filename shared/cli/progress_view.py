@@ -1,15 +1,20 @@
-"""The upload's progress display: bars redrawn in place on a terminal, plain lines otherwise."""
+"""The upload's progress display: bars redrawn in place on a terminal (rich), plain lines
+otherwise."""
 
 import os
-import shutil
 from collections.abc import Sequence
 from typing import TextIO
+
+from rich.console import Console
+from rich.live import Live
+from rich.progress_bar import ProgressBar
+from rich.table import Table
+from rich.text import Text
 
 from shared.cli.tracker import FileState, View
 
 BAR_WIDTH = 10
 MAX_NAME_WIDTH = 40
-CURSOR_HIDE, CURSOR_SHOW, CLEAR_TO_END = "\x1b[?25l", "\x1b[?25h", "\x1b[J"
 
 
 def progress_bar(percent: int, width: int = BAR_WIDTH) -> str:
@@ -32,20 +37,15 @@ def name_width(states: Sequence[FileState]) -> int:
     return min(MAX_NAME_WIDTH, max((len(s.name) for s in states), default=0))
 
 
-def redraw(previous_lines: int, permanent: Sequence[str], live: Sequence[str], columns: int) -> str:
-    """ANSI text replacing the previous live block: permanent lines (scrolling away), then live."""
-    cursor_up = f"\x1b[{previous_lines}F" if previous_lines else ""
-    lines = [*permanent, *live]
-    # one column spare: a line filling the width would wrap and break the line count
-    return cursor_up + CLEAR_TO_END + "".join(line[: max(1, columns - 1)] + "\n" for line in lines)
-
-
 class TerminalView:
-    """A terminal: bars of unfinished files redrawn in place; finished files scroll up, final."""
+    """A terminal (rich's Live display): bars of unfinished files redrawn in place; finished
+    files are printed above them once, final, and scroll away."""
 
     def __init__(self, states: Sequence[FileState], out: TextIO) -> None:
-        self.states, self.out, self.width = states, out, name_width(states)
-        self._live_lines, self._finished = 0, set[FileState]()
+        self.states, self.width = states, name_width(states)
+        self.console = Console(file=out, highlight=False)
+        self._live = Live(console=self.console, auto_refresh=False, vertical_overflow="ellipsis")
+        self._finished = set[FileState]()
         self._dirty, self._started, self._closed = True, False, False
 
     def changed(self, state: FileState) -> None:
@@ -56,25 +56,31 @@ class TerminalView:
             return
         if not self._started:  # not at construction: an early error must leave the terminal as is
             self._started = True
-            self.out.write(CURSOR_HIDE)
+            self._live.start()
         self._dirty = False
-        columns, rows = shutil.get_terminal_size()
         finished = [s for s in self.states if s.done and s not in self._finished]
         self._finished.update(finished)
-        live = [progress_line(s, self.width) for s in self.states if not s.done]
-        if len(live) > rows - 2:  # the cursor cannot move above the screen: show what fits
-            live = [*live[: max(1, rows - 3)], f"… and {len(live) - max(1, rows - 3)} more"]
-        permanent = [progress_line(s, self.width) for s in finished]
-        self.out.write(redraw(self._live_lines, permanent, live, columns))
-        self.out.flush()
-        self._live_lines = len(live)
+        self._live.update(self.bars(), refresh=True)
+        for state in finished:  # above the bars, which are drawn again below it
+            self._live.console.print(Text(progress_line(state, self.width)))
+
+    def bars(self) -> Table:
+        """One row per unfinished file: name, bar, percent, what it is doing."""
+        table = Table.grid(padding=(0, 2))
+        for state in self.states:
+            if not state.done:
+                table.add_row(
+                    Text(fit(state.name, self.width).ljust(self.width)),
+                    ProgressBar(total=100, completed=state.progress, width=BAR_WIDTH),
+                    Text(f"{state.progress:>3}%  {state.message}"),
+                )
+        return table
 
     def close(self) -> None:
         if self._started and not self._closed:
             self._closed, self._dirty = True, True
             self.tick()
-            self.out.write(CURSOR_SHOW)
-            self.out.flush()
+            self._live.stop()
 
 
 class LineView:

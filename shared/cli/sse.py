@@ -1,55 +1,18 @@
-"""The user's progress event stream: a text/event-stream parser and a reconnecting reader."""
+"""The user's progress event stream, read with httpx-sse, reconnecting (with Last-Event-ID) when
+it drops."""
 
 import asyncio
 import contextlib
 import json
-from dataclasses import dataclass
 
 import httpx
+from httpx_sse import EventSource
 
 from shared.cli.client import CliError, api_error
 from shared.cli.tracker import Tracker
 
 RECONNECT_SECONDS = 0.5
 STREAM_TIMEOUT = httpx.Timeout(10.0, read=None)  # progress events may be minutes apart
-
-
-@dataclass
-class ServerSentEvent:
-    event: str = "message"
-    data: str = ""
-    id: str | None = None
-
-
-class SseParser:
-    """Incremental text/event-stream parser: the WHATWG rules Artisan's stream needs."""
-
-    def __init__(self, last_event_id: str | None = None) -> None:
-        self.last_event_id = last_event_id
-        self._event, self._data = "", list[str]()
-
-    def feed(self, line: str) -> ServerSentEvent | None:
-        """Take one line (without its line ending); returns the event a blank line completes."""
-        if not line:
-            return self._dispatch()
-        if line.startswith(":"):  # a comment: keep-alive pings
-            return None
-        name, _, value = line.partition(":")
-        value = value.removeprefix(" ")
-        if name == "event":
-            self._event = value
-        elif name == "data":
-            self._data.append(value)
-        elif name == "id" and "\0" not in value:
-            self.last_event_id = value
-        return None
-
-    def _dispatch(self) -> ServerSentEvent | None:
-        event, data = self._event or "message", self._data
-        self._event, self._data = "", []
-        if not data:  # per the spec, an event without data is dropped
-            return None
-        return ServerSentEvent(event=event, data="\n".join(data), id=self.last_event_id)
 
 
 async def open_event_stream(http: httpx.AsyncClient, last_id: str | None = None) -> httpx.Response:
@@ -75,17 +38,18 @@ async def follow_events(http: httpx.AsyncClient, stream: httpx.Response, tracker
 
 
 async def _read_events(stream: httpx.Response, tracker: Tracker, last_id: str | None) -> str | None:
-    """Deliver the stream's progress events until it ends; returns the last event id seen."""
-    parser = SseParser(last_id)  # a fresh one: a half-received event must not leak into the next
+    """Deliver the stream's progress events until it ends; returns the last event id seen.
+    Each connection gets its own decoder: a half-received event never leaks into the next."""
     try:
-        async for line in stream.aiter_lines():
-            if (event := parser.feed(line)) and event.event == "progress":
+        async for event in EventSource(stream).aiter_sse():
+            last_id = event.id or last_id
+            if event.event == "progress":
                 _deliver(event.data, tracker)
     except httpx.HTTPError:
         pass  # dropped: the caller reconnects, and the gateway first resends the current state
     finally:
         await stream.aclose()
-    return parser.last_event_id
+    return last_id
 
 
 async def _reconnect(http: httpx.AsyncClient, last_id: str | None) -> httpx.Response:

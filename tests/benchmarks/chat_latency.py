@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from httpx_sse import EventSource
 
-from shared.cli.sse import SseParser
 from shared.launcher.stack import Stack
 from tests.benchmarks.corpus import TOPICS, VERBS, generate_corpus
 from tests.benchmarks.scifact import upload_corpus
@@ -35,15 +35,12 @@ class TimedAnswer:
 
 async def timed_chat(client: httpx.AsyncClient, persona: str, message: str) -> TimedAnswer:
     """One streamed answer, timed; raises on an `error` event."""
-    timed, parser, started = TimedAnswer(), SseParser(), time.monotonic()
+    timed, started = TimedAnswer(), time.monotonic()
     async with client.stream(
         "POST", "/v1/chat", json={"persona": persona, "message": message}, timeout=300
     ) as response:
         response.raise_for_status()
-        async for line in response.aiter_lines():
-            event = parser.feed(line)
-            if event is None:
-                continue
+        async for event in EventSource(response).aiter_sse():
             if event.event == "token":
                 timed.tokens += 1
                 if timed.first_token_s is None:

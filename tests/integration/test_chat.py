@@ -8,8 +8,8 @@ from typing import Any
 import asyncpg
 import httpx
 import pytest
+from httpx_sse import EventSource
 
-from shared.cli.sse import SseParser
 from shared.domain import REFUSAL
 from shared.personas import get_persona
 from tests.conftest import ClientFactory
@@ -45,13 +45,10 @@ Annual contracts on usage tiers get a ten percent discount from next year.
 
 async def chat(client: httpx.AsyncClient, **body: Any) -> tuple[list[str], dict[str, Any]]:
     """The token texts and the `done` payload of one answer (fails on an `error` event)."""
-    tokens, parser = [], SseParser()
+    tokens = []
     async with client.stream("POST", "/v1/chat", json=body, timeout=60) as response:
         assert response.status_code == 200, await response.aread()
-        async for line in response.aiter_lines():
-            event = parser.feed(line)
-            if event is None:
-                continue
+        async for event in EventSource(response).aiter_sse():
             data = json.loads(event.data)
             if event.event == "token":
                 tokens.append(data["text"])

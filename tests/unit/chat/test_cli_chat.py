@@ -1,6 +1,13 @@
 """How `artisan chat` / `artisan ask` show what follows a streamed answer."""
 
-from shared.cli.chat import after_answer, citation_line, events
+import io
+import json
+
+import httpx
+import pytest
+
+from shared.cli.chat import after_answer, answer, citation_line
+from shared.cli.client import CliError
 from shared.cli.main import build_parser
 
 
@@ -27,12 +34,33 @@ def test_removed_sentences_and_sources_follow_the_answer() -> None:
     assert after_answer({"answer": "x", "removed": [], "citations": []}) == []
 
 
-def test_sse_lines_become_events() -> None:
-    lines = ["event: token", 'data: {"text": "Hi"}', "", ": ping", "event: done", "data: {}", ""]
-    assert [(e.event, e.data) for e in events(iter(lines))] == [
-        ("token", '{"text": "Hi"}'),
-        ("done", "{}"),
-    ]
+def streaming(body: bytes) -> httpx.Client:
+    """A client whose POST /v1/chat answers with `body` as an event stream."""
+
+    def gateway(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
+
+    return httpx.Client(transport=httpx.MockTransport(gateway), base_url="http://x")
+
+
+def test_tokens_are_written_as_they_come_and_done_ends_the_answer() -> None:
+    done = {"answer": "Hi there", "removed": [], "citations": []}
+    body = (
+        b'event: token\ndata: {"text": "Hi"}\n\n: ping\n\n'
+        b'event: token\ndata: {"text": " there"}\n\n'
+        b"event: done\ndata: " + json.dumps(done).encode() + b"\n\n"
+    )
+    out = io.StringIO()
+    assert answer(streaming(body), "gunnar", "q?", [], out) == done
+    assert out.getvalue() == "Hi there\n"
+
+
+def test_an_error_event_or_a_cut_stream_is_an_error() -> None:
+    failed = b'event: token\ndata: {"text": "Hi"}\n\nevent: error\ndata: {"detail": "no model"}\n\n'
+    with pytest.raises(CliError, match="no model"):
+        answer(streaming(failed), "gunnar", "q?", [], None)
+    with pytest.raises(CliError, match="ended before the answer was complete"):
+        answer(streaming(b'event: token\ndata: {"text": "Hi"}\n\n'), "gunnar", "q?", [], None)
 
 
 def test_ask_takes_a_persona_attachments_and_json() -> None:

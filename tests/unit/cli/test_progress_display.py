@@ -1,11 +1,13 @@
 """The upload progress display: bars, in-place redraw on a terminal, plain lines otherwise."""
 
 import io
+import re
 from pathlib import Path
 
 import pytest
+from rich.console import Console
+from rich.live import Live
 
-from shared.cli import progress_view
 from shared.cli.progress_view import (
     LineView,
     TerminalView,
@@ -13,7 +15,6 @@ from shared.cli.progress_view import (
     make_view,
     progress_bar,
     progress_line,
-    redraw,
 )
 from shared.cli.tracker import FileState
 
@@ -45,62 +46,53 @@ def test_names_are_padded_to_a_column_and_long_ones_keep_their_end() -> None:
     assert len(fit("x" * 50, 10)) == 10
 
 
-def test_redraw_moves_up_over_the_previous_live_block_and_clears_it() -> None:
-    text = redraw(2, ["done.md ready"], ["a.md 40%"], columns=80)
-    assert text == "\x1b[2F\x1b[Jdone.md ready\na.md 40%\n"
-    assert redraw(0, [], ["a"], columns=80) == "\x1b[Ja\n"
-
-
-def test_redraw_keeps_lines_narrower_than_the_terminal() -> None:
-    assert redraw(0, [], ["x" * 100], columns=20) == "\x1b[J" + "x" * 19 + "\n"
-
-
-@pytest.fixture
-def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(progress_view.shutil, "get_terminal_size", lambda: (80, 24))
-
-
-@pytest.mark.usefixtures("terminal")
-def test_terminal_view_redraws_unfinished_files_in_place_and_prints_finished_ones_once() -> None:
+def terminal_view(states: list[FileState], height: int = 24) -> tuple[TerminalView, io.StringIO]:
+    """A view drawing on a fake 80-column terminal, as rich renders to a real one."""
     out = io.StringIO()
-    states = [FileState(Path("a.md")), FileState(Path("b.md"))]
     view = TerminalView(states, out)
+    view.console = Console(file=out, force_terminal=True, width=80, height=height)
+    view._live = Live(console=view.console, auto_refresh=False, vertical_overflow="ellipsis")
+    return view, out
+
+
+def plain(text: str) -> str:
+    """What the terminal shows, without the escape sequences that draw it."""
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
+
+
+def test_terminal_view_redraws_unfinished_files_in_place_and_prints_finished_ones_once() -> None:
+    states = [FileState(Path("a.md")), FileState(Path("b.md"))]
+    view, out = terminal_view(states)
     view.tick()
-    first = out.getvalue()
-    assert first.startswith(progress_view.CURSOR_HIDE) and first.count("Uploading…") == 2
+    first = plain(out.getvalue())
+    assert first.count("Uploading…") == 2 and "  0%" in first
 
     states[0].apply({"status": "ready", "stage": "ready", "progress": 100, "message": "Ready"})
     view.changed(states[0])
     view.tick()
-    second = out.getvalue()[len(first) :]
-    assert second.startswith("\x1b[2F\x1b[J")  # back over both bars
-    assert "a.md  [██████████] 100%  Ready" in second
+    second = plain(out.getvalue())[len(first) :]
+    _, final, after = second.partition("a.md  [██████████] 100%  Ready")
+    assert final and "a.md" not in after and "b.md" in after  # printed above the bars, final
 
     view.changed(states[1])
     view.tick()
-    third = out.getvalue()[len(first) + len(second) :]
-    assert third.startswith("\x1b[1F") and "a.md" not in third  # the finished file stays put
-
+    third = plain(out.getvalue())[len(first) + len(second) :]
+    assert "a.md" not in third and "b.md" in third  # the finished file stays put
     view.close()
-    assert out.getvalue().endswith(progress_view.CURSOR_SHOW)
+    assert "\x1b[?25h" in out.getvalue()  # the cursor is shown again
 
 
-@pytest.mark.usefixtures("terminal")
 def test_terminal_view_draws_nothing_when_closed_before_it_started() -> None:
-    out = io.StringIO()
-    TerminalView([FileState(Path("a.md"))], out).close()
+    view, out = terminal_view([FileState(Path("a.md"))])
+    view.close()
     assert out.getvalue() == ""
 
 
-def test_terminal_view_shows_what_fits_when_files_outnumber_the_rows(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(progress_view.shutil, "get_terminal_size", lambda: (80, 10))
-    out = io.StringIO()
-    view = TerminalView([FileState(Path(f"f{i}.md")) for i in range(30)], out)
+def test_terminal_view_shows_what_fits_when_files_outnumber_the_rows() -> None:
+    view, out = terminal_view([FileState(Path(f"f{i:02}.md")) for i in range(30)], height=10)
     view.tick()
-    lines = out.getvalue().splitlines()
-    assert len(lines) == 8 and lines[-1] == "… and 23 more"  # two rows spare
+    shown = plain(out.getvalue())
+    assert "f00.md" in shown and "f29.md" not in shown  # the rest are elided, not scrolled
 
 
 def test_line_view_prints_one_plain_line_per_stage_change() -> None:

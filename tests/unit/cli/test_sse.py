@@ -1,52 +1,70 @@
-"""The text/event-stream parser the upload command reads progress with."""
+"""The upload command's progress stream (parsed by httpx-sse): progress events reach the tracker,
+other events do not, and a dropped stream reconnects with the last event id it saw."""
 
-from shared.cli.sse import ServerSentEvent, SseParser
+import asyncio
+from typing import cast
 
+import httpx
+import pytest
 
-def feed_all(parser: SseParser, text: str) -> list[ServerSentEvent]:
-    events = [parser.feed(line) for line in text.split("\n")]
-    return [event for event in events if event is not None]
+from shared.cli import sse
+from shared.cli.tracker import Tracker
 
-
-def test_an_event_is_complete_at_the_blank_line() -> None:
-    parser = SseParser()
-    assert parser.feed("event: progress") is None
-    assert parser.feed('data: {"progress": 60}') is None
-    assert parser.feed("") == ServerSentEvent(event="progress", data='{"progress": 60}')
-
-
-def test_data_lines_join_with_newlines_and_one_leading_space_is_dropped() -> None:
-    events = feed_all(SseParser(), "data: first\ndata:second\ndata:  indented\n\n")
-    assert events == [ServerSentEvent(data="first\nsecond\n indented")]
-
-
-def test_comments_and_unknown_fields_are_ignored() -> None:
-    events = feed_all(SseParser(), ": ping\nretry: 1000\nfoo: bar\ndata: x\n\n")
-    assert events == [ServerSentEvent(data="x")]
+STREAMS = [
+    # the first connection: two progress events (the second half-received when it drops)
+    b'id: 4\nevent: progress\ndata: {"file_id": "f1", "progress": 40}\n\n'
+    b": ping\n\nevent: other\ndata: {}\n\n"
+    b'id: 5\nevent: progress\ndata: {"file_id": "f1", "progr',
+    # the reconnection, resumed after id 4
+    b'id: 6\nevent: progress\ndata: {"file_id": "f1", "progress": 100}\n\n',
+]
 
 
-def test_an_event_without_data_is_dropped() -> None:
-    assert feed_all(SseParser(), "event: progress\n\n: ping\n\n") == []
+class RecordingTracker:
+    """Stands in for the Tracker: records the progress events delivered to it."""
+
+    def __init__(self, wanted: int) -> None:
+        self.events: list[dict] = []
+        self.wanted, self.complete = wanted, asyncio.Event()
+
+    def on_event(self, payload: dict) -> None:
+        self.events.append(payload)
+        if len(self.events) >= self.wanted:
+            self.complete.set()
 
 
-def test_the_event_type_resets_after_each_event() -> None:
-    events = feed_all(SseParser(), "event: progress\ndata: a\n\ndata: b\n\n")
-    assert [e.event for e in events] == ["progress", "message"]
+async def test_progress_reaches_the_tracker_and_a_drop_reconnects_after_the_last_id(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sse, "RECONNECT_SECONDS", 0)
+    resumed_after: list[str | None] = []
+
+    def gateway(request: httpx.Request) -> httpx.Response:
+        resumed_after.append(request.headers.get("last-event-id"))
+        body = STREAMS[min(len(resumed_after) - 1, len(STREAMS) - 1)]
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
+
+    tracker = RecordingTracker(wanted=2)
+    async with httpx.AsyncClient(
+        transport=httpx.MockTransport(gateway), base_url="http://x"
+    ) as http:
+        stream = await sse.open_event_stream(http)
+        follower = asyncio.create_task(sse.follow_events(http, stream, cast(Tracker, tracker)))
+        await asyncio.wait_for(tracker.complete.wait(), timeout=10)
+        follower.cancel()
+    assert tracker.events[:2] == [
+        {"file_id": "f1", "progress": 40},
+        {"file_id": "f1", "progress": 100},  # the half-received event never arrived
+    ]
+    assert resumed_after[:2] == [None, "4"]
 
 
-def test_the_last_event_id_carries_over_for_reconnection() -> None:
-    parser = SseParser()
-    events = feed_all(parser, "id: 7\ndata: a\n\ndata: b\n\n")
-    assert [e.id for e in events] == ["7", "7"]
-    assert parser.last_event_id == "7"
-    assert SseParser("7").last_event_id == "7"
+async def test_a_refused_stream_is_an_error_with_the_gateways_reason() -> None:
+    def refuse(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(401, json={"detail": "invalid API key"})
 
-
-def test_a_field_name_alone_has_an_empty_value() -> None:
-    assert feed_all(SseParser(), "data\n\n") == [ServerSentEvent(data="")]
-
-
-def test_an_id_with_a_null_character_is_ignored() -> None:
-    parser = SseParser()
-    feed_all(parser, "id: 1\ndata: a\n\nid: 2\0\ndata: b\n\n")
-    assert parser.last_event_id == "1"
+    async with httpx.AsyncClient(
+        transport=httpx.MockTransport(refuse), base_url="http://x"
+    ) as http:
+        with pytest.raises(sse.CliError, match="invalid API key"):
+            await sse.open_event_stream(http)
