@@ -100,8 +100,8 @@ async def evaluate(stack: Stack, limit: int | None, distractors: int) -> dict[st
     texts = {f"data_{p.parent.name}_{p.name.split('.')[0]}.txt": article_text(p) for p in articles}
     with gzip.open(EVAL_DATA / "scifact" / "corpus.jsonl.gz", "rt") as lines:
         abstracts = [json.loads(line) for _, line in zip(range(distractors), lines, strict=False)]
+    texts |= {f"scifact-{d['_id']}.txt": f"{d['title']}\n\n{d['text']}\n" for d in abstracts}
     corpus = {name.removesuffix(".txt"): text for name, text in texts.items()}
-    corpus |= {f"scifact-{d['_id']}": f"{d['title']}\n\n{d['text']}\n" for d in abstracts}
     async with await client_for_new_user(stack, "cmuqa") as client:
         await upload_corpus(client, corpus)
         rows = []
