@@ -8,8 +8,7 @@ import asyncpg
 
 from shared.contracts import Citation, ContextBundle
 from shared.db import chunks, files, turns
-from shared.db.context import cuts_by_id
-from shared.text.citations import cited_refs, cut_passage, split_claims, without_ref_markers
+from shared.text.citations import cited_refs, split_claims, without_ref_markers
 
 SUMMARY_KINDS = frozenset({"file_summary", "section_summary"})
 
@@ -36,18 +35,21 @@ async def load_passages(pool: asyncpg.Pool, user_id: UUID, bundle: ContextBundle
 async def journal_passages(
     pool: asyncpg.Pool, user_id: UUID, bundle: ContextBundle
 ) -> dict[UUID, str]:
-    """What each cited past turn says: its cut's essences, or for a turn not yet journaled (a
-    starred one) the user's message, which its citation quotes."""
+    """What each cited past turn said, in its own words: the user's message and, for a turn
+    imported from a conversation record, the reply too. A live answer is not quoted back: it was
+    drawn from sources that are cited themselves (an answer is never its own evidence)."""
     turn_ids = [r.turn_id for r in bundle.references if r.turn_id is not None]
     if not turn_ids:
         return {}
-    cuts = await cuts_by_id(pool, user_id=user_id, turn_ids=turn_ids)
-    said = {cut["turn_id"]: cut_passage(cut) for cut in cuts}
-    for turn_id in (t for t in turn_ids if t not in said):
-        turn = await turns.get_turn(pool, user_id=user_id, turn_id=turn_id)
-        if turn is not None:
-            said[turn_id] = without_ref_markers(turn["user_message"])
-    return said
+    found = await turns.turns_by_id(pool, user_id=user_id, turn_ids=turn_ids)
+    return {turn["id"]: turn_words(turn) for turn in found}
+
+
+def turn_words(turn: asyncpg.Record) -> str:
+    words = [f"User: {without_ref_markers(turn['user_message'])}"]
+    if turn["imported"]:
+        words.append(f"{turn['persona_name']}: {without_ref_markers(turn['ai_response'])}")
+    return "\n".join(words)
 
 
 async def stored_text(

@@ -101,7 +101,7 @@ async def nearest_journal(
     user's own rows are scanned exactly instead; `+ 0` keeps the planner off the index there.
     """
     query = np.asarray(vector, dtype=np.float32)
-    # only what ranking needs: the texts of the few chosen are read afterwards (cuts_by_id).
+    # only what ranking needs: the texts of the few chosen are read afterwards (recalled_entries).
     # Ordering by the selected `distance` computes it once per row, where ordering by the
     # expression computed it twice (its 4 KB vector detoasted for each: ~1 ms at depth 150).
     # The search must keep `depth` candidates (hnsw.ef_search): set_config(..., true) lasts as
@@ -124,16 +124,6 @@ async def nearest_journal(
             exact = nearest.format(order="(j.embedding <=> $2) + 0")
             rows = await conn.fetch(exact, user_id, query, depth, ef_search)
     return rows
-
-
-async def cuts_by_id(
-    conn: Conn, *, user_id: UUID, turn_ids: Sequence[UUID]
-) -> list[asyncpg.Record]:
-    return await conn.fetch(
-        f"SELECT {CUT_COLUMNS} FROM journal j WHERE j.user_id = $1 AND j.turn_id = ANY($2::uuid[])",
-        user_id,
-        list(turn_ids),
-    )
 
 
 async def recalled_entries(

@@ -71,6 +71,16 @@ async def get_turn(conn: Conn, *, user_id: UUID, turn_id: UUID) -> asyncpg.Recor
     )
 
 
+async def turns_by_id(
+    conn: Conn, *, user_id: UUID, turn_ids: Sequence[UUID]
+) -> list[asyncpg.Record]:
+    return await conn.fetch(
+        f"SELECT {TURN_COLUMNS} FROM superjournal WHERE user_id = $1 AND id = ANY($2::uuid[])",
+        user_id,
+        list(turn_ids),
+    )
+
+
 async def turn_exists(conn: Conn, *, user_id: UUID, turn_id: UUID) -> bool:
     return await conn.fetchval(
         "SELECT EXISTS (SELECT 1 FROM superjournal WHERE id = $1 AND user_id = $2)",
