@@ -29,7 +29,7 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-async def test_a_journal_answer_quotes_the_cut_not_its_header(
+async def test_a_journal_answer_quotes_the_turns_words_not_its_header(
     api_client: httpx.AsyncClient,
 ) -> None:
     turns = [BERLIN] + [
@@ -42,7 +42,7 @@ async def test_a_journal_answer_quotes_the_cut_not_its_header(
     await wait_journaled(api_client, [r["id"] for r in records])
     journal = (await api_client.get("/v1/journal", params={"limit": 10})).json()["items"]
     entry = next(e for e in journal if e["turn_id"] == records[0]["id"])
-    essences = [flat(entry["boss_essence"]), flat(entry["persona_essence"])]
+    said = [flat(BERLIN["user_message"]), flat(BERLIN["ai_response"])]  # an imported turn's words
 
     _, done = await chat(
         api_client, persona="kirby", message="What did we decide about the Berlin office?"
@@ -54,6 +54,6 @@ async def test_a_journal_answer_quotes_the_cut_not_its_header(
     assert quoted, done["answer"]
     for claim in quoted:
         assert claim.refs == (citation["ref"],), done["answer"]  # no old marker came along
-        assert any(flat(claim.statement) in essence for essence in essences), claim.statement
+        assert any(flat(claim.statement) in words for words in said), claim.statement
     snippet = citation["snippet"]
     assert snippet in entry["boss_essence"] or snippet in entry["persona_essence"]

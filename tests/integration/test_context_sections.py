@@ -31,7 +31,7 @@ async def test_p5_stays_off_at_100_journal_entries_and_opens_at_101(
     turns = conversation(101)
     records = await import_turns(api_client, turns[1:])  # 100 entries, the first one kept back
     await wait_journaled(api_client, [r["id"] for r in records], timeout=240)
-    question = "What did we decide about pricing?"
+    question = f"What did we say about this: {turns[0]['user_message']}"  # the oldest's words
     at_100 = await preview(api_client, "gunnar", question)
     assert at_100["journal_entries"] == 100
     assert section(at_100, "recalled") == []

@@ -34,8 +34,9 @@ _FRAMING = frozenset(
     map(stem, word_set("tell explain describe know remind give show find please wonder recall"))
 )
 _HEADING = re.compile(r"^\s*#+\s.*$|^\s*\|.*$", re.MULTILINE)
-_SPEAKER = re.compile(r"^\s*[\w .'-]{1,40}:\s+")  # "User: ", "gunnar: " in a journal turn
-_NEW_SPEAKER = re.compile(r"\n(?=[\w.'-]{1,40}: )")
+# a journal turn's speaker labels: "User: ", "Boss: " and the personas' lower-case names
+_SPEAKER = re.compile(r"^[ \t]*(?:User|Boss|[a-z]+): +", re.MULTILINE)
+_NEW_SPEAKER = re.compile(r"\n(?=(?:User|Boss|[a-z]+): )")
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,16 @@ def _spans(text: str) -> list[tuple[int, int]]:
     """Sentence spans; a journal turn's lines ("User: …", "gunnar: …") end a sentence even
     without a full stop (a hard-wrapped paragraph's lines do not)."""
     cuts = [0, *(m.start() + 1 for m in _NEW_SPEAKER.finditer(text)), len(text)]
-    return [span for start, end in pairwise(cuts) for span in sentence_spans(text, start, end)]
+    return [
+        span for start, end in pairwise(cuts)
+        for span in sentence_spans(text, _after_speaker(text, start, end), end)
+    ]  # fmt: skip
+
+
+def _after_speaker(text: str, start: int, end: int) -> int:
+    """Where a line's words begin: past its speaker's label ("User: "), which is not quoted."""
+    label = _SPEAKER.match(text, start, end)
+    return label.end() if label else start
 
 
 def _is_question(sentence: str) -> bool:

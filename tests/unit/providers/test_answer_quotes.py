@@ -51,7 +51,7 @@ def test_a_question_is_never_evidence() -> None:
     assert quotes("When did we sign the Lisbon lease?", journal) == []
     answered = journal + "\nUser: We signed the Lisbon lease on March 3rd."
     assert quotes("When did we sign the Lisbon lease?", answered) == [
-        "User: We signed the Lisbon lease on March 3rd."
+        "We signed the Lisbon lease on March 3rd."  # its words, not the speaker's label
     ]
 
 
