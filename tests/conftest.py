@@ -1,5 +1,6 @@
 """Session fixtures: a real Artisan system (embedded NATS + PostgreSQL, every service a process)."""
 
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
@@ -16,6 +17,11 @@ from shared.launcher.stack import Stack, start_stack
 # property tests check behaviour, not speed: a busy two-core machine must not fail them
 settings.register_profile("artisan", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("artisan")
+
+# The suite's expectations are written against the hashed offline embedder (exact, instant,
+# identical everywhere); the MiniLM model has tests of its own that choose it explicitly
+# (tests/unit/providers/test_minilm.py, tests/integration/test_embedding_space.py).
+os.environ.setdefault("ARTISAN_EMBED_PROVIDER", "local")
 
 # short redelivery so crash tests finish quickly; a few retries before a file fails
 TEST_ENV = {

@@ -1,5 +1,11 @@
-"""Search over a user's chunks: BM25 over PostgreSQL full text, pgvector HNSW, both fused by
-reciprocal rank fusion (RRF).
+"""Search over a user's chunks: BM25 over PostgreSQL full text and pgvector HNSW. With words only,
+hits rank by BM25; when a real embedding model's vectors vote, each candidate of either list gets
+a convex combination of its BM25 score (divided by the best one) and its cosine similarity.
+
+Score fusion rather than reciprocal rank fusion (RRF): on SciFact with all-MiniLM-L6-v2, RRF gave
+nDCG@10 0.708 and the convex combination 0.73-0.74 over a wide range of weights (vector share 0.5
+to 0.8), as Bruch et al. (2023, "An analysis of fusion functions for hybrid retrieval") found on
+BEIR: ranks throw away how much better the best hit is.
 
 BM25 reads only the index of postings, chunk_terms (one row per lexeme of a chunk, with its
 frequency there and the chunk's length; migration 0006): a query's document frequencies are
@@ -18,7 +24,7 @@ from uuid import UUID
 import asyncpg
 import numpy as np
 
-RRF_K = 60  # the usual constant: a hit's weight is 1 / (RRF_K + its rank in each list)
+RRF_K = 60  # words only: a hit's score is 1 / (RRF_K + its BM25 rank), as RRF would give it
 CANDIDATES = 50  # hits taken from each list before fusing
 BM25_K1, BM25_B = 0.9, 0.4  # the values that score best on BEIR-style collections
 BACKGROUND_CHUNKS = 1000  # see TermStats.weights
@@ -61,24 +67,32 @@ _TERM_STATS = """
     FROM terms, corpus
 """
 
-# the $6 best chunks by BM25 over the query's terms ($4, idf $5); $2 the mean chunk length
+# the $6 best chunks by BM25 over the query's terms ($4, idf $5), or only those of $7 when
+# given; $2 the mean chunk length
 _BM25 = f"""
     SELECT p.chunk_id, sum(s.idf * p.tf * ({BM25_K1} + 1) / (p.tf + {BM25_K1}
                * (1 - {BM25_B} + {BM25_B} * p.term_count / $2::float8))) AS bm25
     FROM unnest($4::text[], $5::float8[]) AS s(term, idf)
     JOIN chunk_terms p ON p.user_id = $1 AND p.lexeme = s.term
-    WHERE $3::uuid[] IS NULL OR p.file_id = ANY($3)
+    WHERE ($3::uuid[] IS NULL OR p.file_id = ANY($3))
+      AND ($7::uuid[] IS NULL OR p.chunk_id = ANY($7))
     GROUP BY p.chunk_id
     ORDER BY bm25 DESC, p.chunk_id
     LIMIT $6
 """
 
 _SEMANTIC = f"""
-    SELECT c.id FROM file_chunks c
+    SELECT c.id, 1 - (c.embedding <=> $3) AS similarity FROM file_chunks c
     WHERE c.user_id = $1 AND c.embedding IS NOT NULL
       AND ($2::uuid[] IS NULL OR c.file_id = ANY($2))
     ORDER BY c.embedding <=> $3
     LIMIT {CANDIDATES}
+"""
+
+# the cosine similarity of chunks that only full text found
+_SIMILARITY = """
+    SELECT id, 1 - (embedding <=> $3) AS similarity FROM file_chunks
+    WHERE user_id = $1 AND id = ANY($2::uuid[]) AND embedding IS NOT NULL
 """
 
 # the hits themselves, with the share of the query's term weight their text holds ($3, $4) and, when
@@ -122,12 +136,14 @@ async def bm25_ranking(
     stats: TermStats,
     file_ids: Sequence[UUID] | None = None,
     limit: int = CANDIDATES,
+    among: Sequence[UUID] | None = None,
 ) -> list[tuple[UUID, float]]:
-    """The `limit` best chunks by BM25, best first (ties: by id)."""
+    """The `limit` best chunks by BM25 (only those `among`, when given), best first (ties: by
+    id)."""
     if not stats.terms:
         return []
     rows = await conn.fetch(
-        _BM25, user_id, stats.avgdl, _ids(file_ids), stats.terms, stats.idf, limit
+        _BM25, user_id, stats.avgdl, _ids(file_ids), stats.terms, stats.idf, limit, _ids(among)
     )
     return [(row["chunk_id"], row["bm25"]) for row in rows]
 
@@ -146,24 +162,24 @@ async def hybrid_search(
     """The best chunks for a query, each with its fused `score`, its file's name, and its
     `relevance` in 0-1 (see `relevance`).
 
-    `vector_weight` scales the vector list's votes against full text's (1.0: equal); at 0 (or
-    without a vector) the vector list is not searched at all. `stats`: the query's term
+    `vector_weight` is how much cosine similarity counts against BM25 (1.0: equally); at 0 (or
+    without a vector) the vector index is not searched at all. `stats`: the query's term
     statistics over the same files, when the caller has them already.
     """
     use_vector = vector is not None and vector_weight > 0
     if stats is None:
         stats = await term_stats(conn, user_id=user_id, text=text, file_ids=file_ids)
-    fused: dict[UUID, float] = {}
-    # without vector votes the fused order is BM25's: only the top `limit` can matter
-    depth = CANDIDATES if use_vector else limit
-    lexical = await bm25_ranking(conn, user_id=user_id, stats=stats, file_ids=file_ids, limit=depth)
-    for rank, (chunk_id, _) in enumerate(lexical, start=1):
-        fused[chunk_id] = 1.0 / (RRF_K + rank)
     query_vector = np.asarray(vector, dtype=np.float32) if use_vector else None
-    if use_vector:
-        semantic = await conn.fetch(_SEMANTIC, user_id, _ids(file_ids), query_vector)
-        for rank, row in enumerate(semantic, start=1):
-            fused[row["id"]] = fused.get(row["id"], 0.0) + vector_weight / (RRF_K + rank)
+    if query_vector is None:
+        # the order is BM25's: only the top `limit` can matter
+        lexical = await bm25_ranking(
+            conn, user_id=user_id, stats=stats, file_ids=file_ids, limit=limit
+        )
+        fused = {chunk_id: 1.0 / (RRF_K + rank) for rank, (chunk_id, _) in enumerate(lexical, 1)}
+    else:
+        fused = await _fused_scores(
+            conn, user_id, stats, file_ids, query_vector, vector_weight / (1.0 + vector_weight)
+        )
     best = sorted(fused.items(), key=lambda s: (-s[1], s[0]))[:limit]
     if not best:
         return []
@@ -179,6 +195,38 @@ async def hybrid_search(
             hit["relevance"] = relevance(hit["matched_idf"], stats.total_weight, hit["similarity"])
             hits.append(hit)
     return hits
+
+
+async def _fused_scores(
+    conn: Conn,
+    user_id: UUID,
+    stats: TermStats,
+    file_ids: Sequence[UUID] | None,
+    vector: np.ndarray,
+    vector_share: float,
+) -> dict[UUID, float]:
+    """(1 - share) × BM25 / best BM25 + share × cosine similarity, for the best CANDIDATES of
+    each list; each candidate is scored by both (a chunk full text never found scores 0 there)."""
+    lexical = dict(await bm25_ranking(conn, user_id=user_id, stats=stats, file_ids=file_ids))
+    semantic = {
+        row["id"]: row["similarity"]
+        for row in await conn.fetch(_SEMANTIC, user_id, _ids(file_ids), vector)
+    }
+    if only_semantic := [i for i in semantic if i not in lexical]:
+        lexical |= dict(
+            await bm25_ranking(
+                conn, user_id=user_id, stats=stats, limit=len(only_semantic), among=only_semantic
+            )
+        )
+    if only_lexical := [i for i in lexical if i not in semantic]:
+        rows = await conn.fetch(_SIMILARITY, user_id, only_lexical, vector)
+        semantic |= {row["id"]: row["similarity"] for row in rows}
+    best_bm25 = max(lexical.values(), default=0.0) or 1.0
+    return {
+        chunk_id: (1 - vector_share) * lexical.get(chunk_id, 0.0) / best_bm25
+        + vector_share * semantic.get(chunk_id, 0.0)
+        for chunk_id in lexical.keys() | semantic.keys()
+    }
 
 
 def relevance(matched: float, total: float, similarity: float | None) -> float:

@@ -89,7 +89,8 @@ async def rankings(
         nearest = await queries.nearest_journal(
             conn, user_id=user_id, vector=vector, depth=depth + len(loaded)
         )
-        found.append(([r["turn_id"] for r in nearest if not r["is_instruction"]], vector_weight))
+        # equal votes: a turn's vector is of its cut, its BM25 of its own words
+        found.append(([r["turn_id"] for r in nearest if not r["is_instruction"]], 1.0))
     if window := await question_window(conn, user_id, query):
         timed = await journal_search.bm25_turns(
             conn, user_id=user_id, terms=terms, exclude=exclude, limit=depth, window=window

