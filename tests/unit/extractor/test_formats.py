@@ -56,16 +56,34 @@ def test_utf8_bom_and_utf16_with_bom_are_accepted() -> None:
     assert extract_text(big_endian, "a.txt") == "日本語のテキスト\n"
 
 
-def test_utf16_without_bom_gets_a_specific_hint() -> None:
-    with pytest.raises(ExtractionError, match="UTF-16 text without a byte-order mark"):
-        extract_text("plain words in utf-16".encode("utf-16-le"), "notes.txt")
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_bom_is_read_by_its_nul_bytes(encoding: str) -> None:
+    assert extract_text("plain words in UTF-16, café".encode(encoding), "notes.txt") == (
+        "plain words in UTF-16, café\n"
+    )
 
 
-def test_invalid_utf8_names_the_byte_and_offset() -> None:
+@pytest.mark.parametrize(
+    ("text", "encoding"),
+    [
+        ("café", "latin-1"),
+        ("Müller, Straße, Größe: über alles.", "latin-1"),
+        ("Le café est très bon — la crème brûlée, s’il vous plaît. 5 €.", "cp1252"),
+        ("Привет, как дела? Это тестовый текст на русском языке. " * 4, "koi8-r"),
+        ("Привет, как дела? Это тестовый текст на русском языке. " * 4, "cp1251"),
+        ("これは日本語のテキストです。東京は大きい都市です。", "shift_jis"),
+        ("这是一个中文文本的例子，用于测试编码检测。", "gb18030"),
+    ],
+)
+def test_legacy_encodings_are_detected(text: str, encoding: str) -> None:
+    assert extract_text(text.encode(encoding), "notes.txt") == text.rstrip() + "\n"
+
+
+def test_bytes_no_encoding_reads_name_the_first_bad_byte() -> None:
     with pytest.raises(ExtractionError) as caught:
-        extract_text("café".encode("latin-1"), "menu.txt")
+        extract_text(bytes(range(128, 256)) * 64, "menu.txt")
     message = str(caught.value)
-    assert "not UTF-8" in message and "0xe9" in message and "offset 3" in message
+    assert "not UTF-8" in message and "0x80" in message and "offset 0" in message
     assert "save it as UTF-8" in message
 
 
