@@ -1,9 +1,11 @@
-"""API-key authentication: `Authorization: Bearer <key>`, or `?api_key=` for EventSource streams."""
+"""API-key authentication: `Authorization: Bearer <key>`, and only that — never a key in the URL,
+where access logs, proxies and traces would keep it (the web client reads its streams with fetch,
+which sends the header)."""
 
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
-from fastapi.security import APIKeyQuery, HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from services.gateway.deps import get_pool
 from shared.db.users import User, find_user_by_api_key
@@ -11,12 +13,13 @@ from shared.db.users import User, find_user_by_api_key
 GET_A_KEY = "Create a user and key with `artisan users create NAME` (the key is printed once)."
 MISSING_KEY = f"Missing API key: send the header `Authorization: Bearer <key>`. {GET_A_KEY}"
 INVALID_KEY = f"Invalid API key. {GET_A_KEY}"
+KEY_IN_URL = (
+    "API keys are not accepted in the URL (logs and traces would keep them): send the header"
+    " `Authorization: Bearer <key>` instead, and consider this key exposed: create a new one."
+)
 
 # these only describe the schemes in /docs; the checks below make the messages
 _bearer = HTTPBearer(auto_error=False, description="API key from `artisan users create NAME`")
-_query_key = APIKeyQuery(
-    name="api_key", auto_error=False, description="for EventSource, which cannot send headers"
-)
 
 
 async def _user_for_key(request: Request, api_key: str | None) -> User:
@@ -43,17 +46,9 @@ async def require_user(
     request: Request,
     _: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> User:
+    if "api_key" in request.query_params:
+        raise _unauthorized(KEY_IN_URL)
     return await _user_for_key(request, _bearer_key(request))
 
 
-async def require_stream_user(
-    request: Request,
-    _: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-    api_key: Annotated[str | None, Depends(_query_key)],
-) -> User:
-    """Streams also take `?api_key=`: browsers' EventSource cannot set an Authorization header."""
-    return await _user_for_key(request, _bearer_key(request) or api_key)
-
-
 CurrentUser = Annotated[User, Depends(require_user)]
-StreamUser = Annotated[User, Depends(require_stream_user)]

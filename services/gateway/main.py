@@ -4,11 +4,13 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import asyncpg
 import uvicorn
 from fastapi import FastAPI
 from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
+from opentelemetry.trace import Span
 
 from services.gateway.errors import install_error_handlers
 from services.gateway.progress_hub import ProgressHub, connect_hub
@@ -78,8 +80,26 @@ def create_app(
     for module in routes:
         app.include_router(module.router)
     web.mount_static(app)
-    FastAPIInstrumentor.instrument_app(app, excluded_urls="healthz,readyz")
+    FastAPIInstrumentor.instrument_app(
+        app, excluded_urls="healthz,readyz", server_request_hook=_without_query_string
+    )
     return app
+
+
+# span attributes that carry the query string: a question (?q=) is the user's words, and a
+# mistaken ?api_key= a secret; traces keep the path only
+_URL_ATTRIBUTES = ("http.url", "url.full")
+
+
+def _without_query_string(span: Span, scope: dict[str, Any]) -> None:
+    if not span.is_recording() or not scope.get("query_string"):
+        return
+    attributes = getattr(span, "attributes", None) or {}
+    for name in _URL_ATTRIBUTES:
+        if isinstance(url := attributes.get(name), str):
+            span.set_attribute(name, url.split("?", 1)[0])
+    if "url.query" in attributes:
+        span.set_attribute("url.query", "")
 
 
 async def _close_pool(pool: asyncpg.Pool) -> None:

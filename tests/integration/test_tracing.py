@@ -24,6 +24,7 @@ class OtlpCollector(ThreadingHTTPServer):
     def __init__(self) -> None:
         super().__init__(("127.0.0.1", free_port()), _OtlpHandler)
         self.spans: list[tuple[str, str, str]] = []
+        self.attribute_values: list[str] = []  # every span attribute's value, as text
 
     @property
     def endpoint(self) -> str:
@@ -49,6 +50,7 @@ class _OtlpHandler(BaseHTTPRequestHandler):
                     self.server.spans.append(
                         (span.trace_id.hex(), attributes.get("service.name", "?"), span.name)
                     )
+                    self.server.attribute_values += [str(a.value) for a in span.attributes]
         self.send_response(200)
         self.send_header("Content-Type", "application/x-protobuf")
         self.end_headers()
@@ -89,3 +91,22 @@ async def test_one_upload_is_one_trace_across_every_service(
         await asyncio.sleep(0.1)
     traces = collector.services_by_trace()
     assert any(wanted <= services for services in traces.values()), dict(traces)
+
+
+async def test_query_strings_never_reach_a_trace(
+    traced_system: Stack, collector: OtlpCollector
+) -> None:
+    """A question in ?q= is the user's words, a key in the URL a secret: spans keep the path."""
+    async with await client_for_new_user(traced_system, "private") as client:
+        key = client.headers["Authorization"].removeprefix("Bearer ")
+        question = "zanzibar quokka acquisition terms"
+        assert (await client.get("/v1/search", params={"q": question})).status_code == 200
+        assert (await client.get("/v1/files", params={"api_key": key})).status_code == 401
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        if any("/v1/search" in value for value in collector.attribute_values):
+            break
+        await asyncio.sleep(0.1)
+    recorded = "\n".join(collector.attribute_values)
+    assert "/v1/search" in recorded  # the spans arrived, with their paths
+    assert "quokka" not in recorded and key not in recorded

@@ -7,7 +7,7 @@ import anyio
 from fastapi import APIRouter, Header, HTTPException, Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
-from services.gateway.auth import StreamUser
+from services.gateway.auth import CurrentUser
 from services.gateway.deps import FILE_NOT_FOUND, FileId, Hub, Pool
 from services.gateway.schemas import ErrorResponse
 from services.gateway.sse import event_id, is_terminal
@@ -46,7 +46,7 @@ _STREAM = {
     },
 )
 async def file_events(
-    file_id: FileId, user: StreamUser, pool: Pool, hub: Hub, last_event_id: LastEventId = None
+    file_id: FileId, user: CurrentUser, pool: Pool, hub: Hub, last_event_id: LastEventId = None
 ) -> Response:
     """The file's current state, then live progress; ends once the file is ready or failed."""
     row = await files.get_file(pool, user_id=user.id, file_id=file_id)
@@ -63,7 +63,7 @@ async def file_events(
 
 
 @router.get("/v1/events", response_class=EventSourceResponse, responses=_STREAM)
-async def user_events(user: StreamUser, pool: Pool, hub: Hub) -> Response:
+async def user_events(user: CurrentUser, pool: Pool, hub: Hub) -> Response:
     """Every processing file's current state, then live progress of all your files; stays open.
 
     A reconnect (Last-Event-ID) is answered the same way: the current state of every file still

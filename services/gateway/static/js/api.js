@@ -118,9 +118,27 @@ export const api = {
     });
   },
 
-  /** Progress of every file: EventSource cannot send headers, hence the key in the query. */
-  events() {
-    return new EventSource(`/v1/events?api_key=${encodeURIComponent(storedKey())}`);
+  /**
+   * Progress of every file, read with fetch rather than EventSource: EventSource cannot send the
+   * key in a header, and a key in the URL would end up in logs and traces. Calls onOpen once the
+   * stream answers, onProgress per event, and onError once when it fails or ends; close() stops it.
+   */
+  events({ onOpen, onProgress, onError }) {
+    const controller = new AbortController();
+    const { signal } = controller;
+    (async () => {
+      try {
+        const response = await send("/v1/events", { signal });
+        onOpen();
+        for await (const { event, data } of serverSentEvents(response.body, signal)) {
+          if (event === "progress") onProgress(data);
+        }
+        if (!signal.aborted) onError(new ApiError(0, NETWORK_DOWN));
+      } catch (error) {
+        if (!signal.aborted) onError(error);
+      }
+    })();
+    return { close: () => controller.abort() };
   },
 
   /** POST /v1/chat: yields {event, data} as the server sends them (token…, then done or error). */

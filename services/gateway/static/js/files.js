@@ -65,21 +65,19 @@ async function resync() {
 
 function connectEvents() {
   source?.close();
-  source = api.events();
-  source.addEventListener("progress", (event) => applyProgress(JSON.parse(event.data)));
-  source.addEventListener("open", () => {
-    reconnectDelay = 1000;
-    showStream("open");
-    resync().catch(reportError);
-  });
-  source.addEventListener("error", () => {
-    showStream("down");
-    if (source.readyState === EventSource.CLOSED) {
-      // the server answered with an error; EventSource gives up, so we try again ourselves
+  source = api.events({
+    onOpen: () => {
+      reconnectDelay = 1000;
+      showStream("open");
+      resync().catch(reportError);
+    },
+    onProgress: applyProgress,
+    onError: () => {
+      showStream("down");
       const closed = source;
       setTimeout(() => closed === source && probeThenReconnect(), reconnectDelay);
       reconnectDelay = Math.min(reconnectDelay * 2, 30000);
-    }
+    },
   });
 }
 
