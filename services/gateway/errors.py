@@ -34,14 +34,23 @@ _DATABASE_ERRORS = (
 )
 
 
-def refuse_nul(text: str) -> str:
-    """PostgreSQL text cannot hold NUL: refused up front, with the field named, never a 500."""
+def storable(text: str) -> str:
+    """Text PostgreSQL can hold: no NUL, and valid Unicode (JSON may carry a lone surrogate such as
+    \\ud800, which no UTF-8 can encode). Refused up front, with the field named, never a 500."""
     if "\x00" in text:
         raise ValueError("contains a NUL character (\\u0000), which cannot be stored; remove it")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        code = ord(text[error.start])
+        raise ValueError(
+            f"contains an unpaired surrogate (\\u{code:04x}), which is not valid Unicode;"
+            " send the text as valid UTF-8"
+        ) from None
     return text
 
 
-StorableText = Annotated[str, AfterValidator(refuse_nul)]  # text a request may send to be stored
+StorableText = Annotated[str, AfterValidator(storable)]  # text a request may send to be stored
 
 
 def describe_validation_errors(errors: Sequence[Any]) -> str:
