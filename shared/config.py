@@ -32,6 +32,12 @@ class GatewaySettings(_ArtisanSettings):
     port: int = 8000
     max_upload_bytes: int = Field(10 * 1024 * 1024, description="per-file upload limit")
     max_files_per_upload: int = 100
+    max_body_bytes: int = Field(
+        1024 * 1024, description="largest JSON request body (uploads stream under their own limits)"
+    )
+    max_import_body_bytes: int = Field(
+        32 * 1024 * 1024, description="largest body of POST /v1/turns/import (up to 1,000 turns)"
+    )
 
 
 class PipelineSettings(_ArtisanSettings):

@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
 from opentelemetry.trace import Span
 
+from services.gateway.body_limit import BodyLimit, LimitFor
 from services.gateway.errors import install_error_handlers
 from services.gateway.progress_hub import ProgressHub, connect_hub
 from services.gateway.routes import (
@@ -80,10 +81,26 @@ def create_app(
     for module in routes:
         app.include_router(module.router)
     web.mount_static(app)
+    app.add_middleware(BodyLimit, limit_for=body_limits(app.state.gateway_settings))
     FastAPIInstrumentor.instrument_app(
         app, excluded_urls="healthz,readyz", server_request_hook=_without_query_string
     )
     return app
+
+
+def body_limits(settings: GatewaySettings) -> LimitFor:
+    """Uploads stream under their own limits; an import may be large; any other body is small."""
+
+    def limit_for(method: str, path: str) -> int | None:
+        if method not in ("POST", "PUT", "PATCH"):
+            return settings.max_body_bytes  # a GET or DELETE has no business sending a body
+        if path == "/v1/files":
+            return None
+        if path == "/v1/turns/import":
+            return settings.max_import_body_bytes
+        return settings.max_body_bytes
+
+    return limit_for
 
 
 # span attributes that carry the query string: a question (?q=) is the user's words, and a
