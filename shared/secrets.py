@@ -1,7 +1,13 @@
-"""Secrets redaction: passwords, keys and tokens, SSNs and card numbers become readable markers."""
+"""Secrets redaction: passwords, keys and tokens, private keys, credentials in URLs, SSNs and card
+numbers become readable markers.
+
+Every pattern runs in linear time on any input: a match may only start where a run of its
+characters starts (a lookbehind), runs are possessive, and nothing scans to the end of the text
+looking for a closing part (the hostile inputs are in tests/unit/test_secrets_linear.py)."""
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections import Counter
@@ -13,6 +19,7 @@ API_KEY = "API key"
 TOKEN = "token"
 SSN = "SSN"
 CARD = "card number"
+PRIVATE_KEY = "private key"
 
 
 @dataclass(frozen=True)
@@ -29,7 +36,8 @@ def marker(kind: str) -> str:
     return f"[redacted {kind}]"
 
 
-_MARKER = re.compile(r"\[redacted\b[^\]]*\]", re.IGNORECASE)  # marker(), or a model's rewording
+# marker(), or a model's rewording; [^][] keeps "[redacted [redacted …" without "]" linear
+_MARKER = re.compile(r"\[redacted\b[^\]\[]*\]", re.IGNORECASE)
 
 
 def holds_marker(text: str) -> bool:
@@ -56,7 +64,7 @@ _KEY_WORDS = (
     r"|(?:access|auth|api|bearer|refresh)[\s_-]?token|token|credentials?)"
 )
 _KEY_ASSIGNMENT = re.compile(
-    rf"(?P<lead>\b{_KEY_WORDS}\b\s*(?:\bis\b|\bwas\b|=|:)\s*(?:now\s+)?)"
+    rf"(?P<lead>(?<![A-Za-z0-9]){_KEY_WORDS}\b\s*(?:\bis\b|\bwas\b|=|:)\s*(?:now\s+)?)"
     r"(?P<secret>[\"'`]?[A-Za-z0-9_\-./+=]{8,}[\"'`]?)",
     re.IGNORECASE,
 )
@@ -72,10 +80,24 @@ _KNOWN_KEYS = re.compile(
     r"|AIza[0-9A-Za-z_\-]{30,}"
     r"|glpat-[A-Za-z0-9_\-]{20,}"
     r"|pa-[A-Za-z0-9_\-]{30,}"
+    r"|ak_[A-Za-z0-9_\-]{40,}"  # Artisan's own API keys
     r")"
 )
 _BEARER = re.compile(r"\b(?P<lead>Bearer\s+)(?P<secret>[A-Za-z0-9_\-.~+/=]{12,})", re.IGNORECASE)
-_JWT = re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}")
+# a JWT starts a run of its characters: without the lookbehind "eyJ-" × n is tried n times
+_JWT = re.compile(
+    r"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{8,}+\.[A-Za-z0-9_\-]{8,}+\.[A-Za-z0-9_\-]{8,}+"
+)
+# the whole block; an unterminated one up to where its base64 body ends
+_PRIVATE_KEY = re.compile(
+    r"-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----(?:[\sA-Za-z0-9+/=:,.]|-(?!----))*+"
+    r"(?:-----END [A-Z ]{0,40}PRIVATE KEY-----)?"
+)
+# scheme://user:password@host — the password only
+_URL_CREDENTIALS = re.compile(
+    r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{0,30}+://[^\s:/@]{1,256}+:"
+    r"(?P<secret>[^\s@/]{1,256}+)@"
+)
 _SSN = re.compile(r"(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])")
 _CARD = re.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])")
 # A long, mixed token near a key/token/secret word, without an explicit "is"/":".
@@ -156,6 +178,8 @@ def _near_key_ok(match: re.Match[str]) -> bool:
 
 
 _RULES: tuple[Rule, ...] = (
+    (_PRIVATE_KEY, PRIVATE_KEY, _always),
+    (_URL_CREDENTIALS, PASSWORD, _always),
     (_JWT, TOKEN, _always),
     (_KNOWN_KEYS, API_KEY, _always),
     (_BEARER, TOKEN, _always),
@@ -178,20 +202,32 @@ def _span(match: re.Match[str]) -> tuple[int, int]:
     return match.span()
 
 
+def _unclaimed(
+    found: list[tuple[int, int, str]], candidates: list[tuple[int, int, str]]
+) -> list[tuple[int, int, str]]:
+    """The candidates (in order, disjoint) that overlap nothing found: one sweep over both."""
+    kept = []
+    index = 0
+    for start, end, kind in candidates:
+        while index < len(found) and found[index][1] <= start:
+            index += 1
+        if index == len(found) or found[index][0] >= end:
+            kept.append((start, end, kind))
+    return kept
+
+
 def redact(text: str) -> Redacted:
     """Replace every secret in the text with a marker naming its kind."""
-    found: list[tuple[int, int, str]] = []
+    found: list[tuple[int, int, str]] = []  # sorted and disjoint; an earlier rule wins
     for pattern, kind, accept in _RULES:
+        candidates = []
         for match in pattern.finditer(text):
             start, end = _span(match)
-            if start >= end or not accept(match):
-                continue
-            if any(start < f_end and f_start < end for f_start, f_end, _ in found):
-                continue
-            found.append((start, end, kind))
+            if start < end and accept(match):
+                candidates.append((start, end, kind))
+        found = list(heapq.merge(found, _unclaimed(found, candidates)))
     if not found:
         return Redacted(text=text, count=0, kinds=())
-    found.sort()
     parts: list[str] = []
     cursor = 0
     for start, end, kind in found:

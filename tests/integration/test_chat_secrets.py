@@ -49,3 +49,18 @@ async def test_an_answer_quoting_a_secret_from_a_file_is_stored_redacted(
     assert "payment sandbox" in row["ai_response"]
     listed = (await api_client.get(f"/v1/turns/{done['turn_id']}")).json()
     assert key not in listed["ai_response"]
+
+
+async def test_a_secret_in_a_search_or_preview_question_is_redacted_first(
+    api_client: httpx.AsyncClient,
+) -> None:
+    """The question is embedded (maybe by a remote API): its secret is gone before that, so
+    search cannot find a file by it, and the preview shows the question redacted."""
+    await ready_file(api_client, "vault.md", "# Vault\n\nThe vault word hunter2xyz opens it.\n")
+    found = await api_client.get("/v1/search", params={"q": "vault word hunter2xyz"})
+    assert [hit["filename"] for hit in found.json()["items"]] == ["vault.md"]  # it is findable
+    hidden = await api_client.get("/v1/search", params={"q": "my password is hunter2xyz"})
+    assert hidden.status_code == 200 and hidden.json()["items"] == []
+    params = {"persona": "gunnar", "q": "is my password: hunter2xyz safe?"}
+    preview = (await api_client.get("/v1/context/preview", params=params)).json()
+    assert preview["query"] == "is my password: [redacted password] safe?"

@@ -51,6 +51,29 @@ POSITIVES = [
     ("card 4111-1111-1111-1111", "4111-1111-1111-1111", "card number"),
     ("amex 378282246310005 ok", "378282246310005", "card number"),
     ("visa 4012888888881881", "4012888888881881", "card number"),
+    (
+        "DATABASE_URL=postgresql://admin:s3cretpass@db.example.com:5432/prod",
+        "s3cretpass",
+        "password",
+    ),
+    ("clone https://maya:ghostWriter77@git.example.com/repo", "ghostWriter77", "password"),
+    (
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "API key",
+    ),
+    (
+        "my Artisan key ak_fUT6OWkAQMHBHWBpVP3vtnxLZZHNvh-WrMGArRgV1WI works",
+        "ak_fUT6OWkAQMHBHWBpVP3vtnxLZZHNvh-WrMGArRgV1WI",
+        "API key",
+    ),
+    (
+        "here:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1c7+Zx/9=\n"
+        "-----END RSA PRIVATE KEY-----\nthanks",
+        "MIIEowIBAAKCAQEA1c7+Zx/9=",
+        "private key",
+    ),
+    ("my password is sunshine", "sunshine", "password"),
 ]
 
 NEGATIVES = [
@@ -75,6 +98,9 @@ NEGATIVES = [
     "Password reset emails go out at 9am.",
     "The password policy changed in 2024.",
     "Enter your PIN code at the terminal.",
+    "See https://example.com/docs:intro@v2 for details.",
+    "The public key is -----BEGIN PUBLIC KEY----- below.",
+    "tasks_and_keys: tracked in the wiki",
 ]
 
 

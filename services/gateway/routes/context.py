@@ -14,6 +14,7 @@ from shared.context_client import request_context
 from shared.contracts import ContextBundle, ContextRequest
 from shared.db import context as queries
 from shared.personas import get_persona, persona_names
+from shared.secrets import redact
 
 router = APIRouter(tags=["context"])
 PREVIEW_TIMEOUT_SECONDS = 10.0
@@ -53,7 +54,10 @@ async def preview_context(
         if len({row["id"] for row in owned}) != len(set(attachments)):
             raise HTTPException(404, FILE_NOT_FOUND)
     request = ContextRequest(
-        user_id=user.id, persona=found.name, query=q, attachments=list(dict.fromkeys(attachments))
+        user_id=user.id,
+        persona=found.name,
+        query=redact(q).text,  # it is embedded, maybe by a remote API, and may reach a trace
+        attachments=list(dict.fromkeys(attachments)),
     )
     # no context service, or a failed build: a 503 saying so (errors.py)
     return await request_context(broker, request, timeout=PREVIEW_TIMEOUT_SECONDS)

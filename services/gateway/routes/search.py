@@ -11,6 +11,7 @@ from services.gateway.errors import StorableText
 from services.gateway.schemas import ErrorResponse
 from shared.context_client import request_search
 from shared.contracts import MAX_SEARCH_HITS, SearchRequest, SearchResults
+from shared.secrets import redact
 
 router = APIRouter(tags=["search"])
 SEARCH_TIMEOUT_SECONDS = 10.0
@@ -31,6 +32,7 @@ async def search(
     limit: Annotated[int, Query(ge=1, le=MAX_SEARCH_HITS)] = 10,
 ) -> SearchResults:
     """Hybrid search (full text + vectors) over your chunks."""
-    request = SearchRequest(user_id=user.id, query=q, limit=limit)
+    # a secret in a question is never embedded (maybe by a remote API) nor searched for
+    request = SearchRequest(user_id=user.id, query=redact(q).text, limit=limit)
     # no context service, or a failed search: a 503 saying so (errors.py)
     return await request_search(broker, request, timeout=SEARCH_TIMEOUT_SECONDS)
