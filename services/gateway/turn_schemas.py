@@ -11,6 +11,8 @@ from pydantic import BaseModel, Field
 from services.gateway.errors import StorableText
 
 MAX_IMPORT_TURNS = 1000
+# an imported message may be longer than one typed into the chat (a pasted document), not unbounded
+MAX_IMPORT_FIELD_CHARS = 100_000
 
 
 def _json(value: Any) -> Any:
@@ -67,9 +69,11 @@ class TurnList(BaseModel):
 
 
 class ImportTurn(BaseModel):
-    persona: StorableText = Field(description="a persona name, see GET /v1/personas")
-    user_message: StorableText = Field(min_length=1)
-    ai_response: StorableText
+    persona: StorableText = Field(
+        max_length=100, description="a persona name, see GET /v1/personas"
+    )
+    user_message: StorableText = Field(min_length=1, max_length=MAX_IMPORT_FIELD_CHARS)
+    ai_response: StorableText = Field(max_length=MAX_IMPORT_FIELD_CHARS)
     created_at: datetime | None = Field(None, description="ISO 8601; naive times are UTC")
 
 

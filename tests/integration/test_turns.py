@@ -242,3 +242,13 @@ async def test_identical_untimed_turns_are_each_stored_once(api_client: httpx.As
     assert len({r["id"] for r in first}) == 2
     assert [r["id"] for r in again] == [r["id"] for r in first]
     assert len((await api_client.get("/v1/turns")).json()["items"]) == 2
+
+
+async def test_an_imported_field_over_the_limit_is_refused_naming_it(
+    api_client: httpx.AsyncClient,
+) -> None:
+    turn = {"persona": "gunnar", "user_message": "hello", "ai_response": "x" * 100_001}
+    response = await api_client.post("/v1/turns/import", json={"turns": [turn]})
+    assert response.status_code == 422
+    assert "ai_response" in response.json()["detail"] and "100000" in response.json()["detail"]
+    assert (await api_client.get("/v1/turns")).json()["items"] == []
