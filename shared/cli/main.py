@@ -28,6 +28,11 @@ def build_parser() -> argparse.ArgumentParser:
     users_commands = users.add_subparsers(dest="users_command", required=True)
     create = users_commands.add_parser("create", help="create a user and print its API key")
     create.add_argument("name")
+    users_commands.add_parser("list", help="every user, its key's state and its files")
+    revoke = users_commands.add_parser("revoke", help="make a user's API key stop working")
+    revoke.add_argument("name")
+    rotate = users_commands.add_parser("rotate", help="give a user a new API key")
+    rotate.add_argument("name")
 
     upload_parser = commands.add_parser(
         "upload", help="upload files and folders, with live progress"
@@ -64,7 +69,7 @@ def main(argv: list[str] | None = None) -> None:
         case "reembed":
             code = system.reembed()
         case "users":
-            code = system.create_user(args.name)
+            code = _users(args)
         case "upload":
             code = upload.upload(args.paths)
         case "files":
@@ -76,6 +81,17 @@ def main(argv: list[str] | None = None) -> None:
         case "ask":
             code = chat.ask(args.question, args.persona, args.attach, args.json)
     sys.exit(code)
+
+
+def _users(args: argparse.Namespace) -> int:
+    match args.users_command:
+        case "list":
+            return system.list_users()
+        case "revoke":
+            return system.revoke_user(args.name)
+        case "rotate":
+            return system.rotate_user(args.name)
+    return system.create_user(args.name)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,12 @@
-"""`artisan up`, `artisan run`, `artisan migrate`, `artisan users create`."""
+"""`artisan up`, `artisan run`, `artisan migrate`, `artisan reembed`, `artisan users …`."""
 
 import asyncio
 import importlib
 import signal
 import sys
 import time
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 import asyncpg
 
@@ -15,6 +17,8 @@ from shared.launcher.embedded import PortBusyError, port_is_free
 from shared.launcher.reembed import files_in_progress, queue_reembedding
 from shared.launcher.stack import ServiceStartError, ensure_local_user, start_infra, start_stack
 from shared.launcher.supervisor import SERVICES
+
+T = TypeVar("T")
 
 
 def up(compressors: int) -> int:
@@ -79,19 +83,54 @@ def migrate() -> int:
 
 
 def create_user(name: str) -> int:
-    async def create() -> str:
-        await apply_migrations(database_url)
-        conn = await asyncpg.connect(database_url)
-        try:
-            _, key = await users.create_user(conn, name=name)
-        finally:
-            await conn.close()
-        return key
-
-    database_url = _database_url()
-    key = asyncio.run(create())
+    _, key = asyncio.run(_with_database(lambda conn: users.create_user(conn, name=name)))
     print(f"created user {name!r}; API key (shown once, keep it safe):\n{key}")
     return 0
+
+
+def list_users() -> int:
+    rows = asyncio.run(_with_database(users.list_users))
+    print(f"{'NAME':<24} {'ID':<36}  {'CREATED':<16}  {'KEY':<7}  FILES")
+    for row in rows:
+        created = row["created_at"].strftime("%Y-%m-%d %H:%M")
+        key = "active" if row["active"] else "revoked"
+        print(f"{row['name']:<24} {row['id']!s:<36}  {created:<16}  {key:<7}  {row['files']}")
+    return 0
+
+
+def revoke_user(name: str) -> int:
+    """The user's key stops working at once; its files and conversations stay."""
+    revoked = asyncio.run(_with_database(lambda conn: users.revoke_api_key(conn, name=name)))
+    if not revoked:
+        print(f"error: no user named {name!r} (see `artisan users list`)", file=sys.stderr)
+        return 1
+    print(f"revoked the API key of {name!r}; `artisan users rotate {name}` gives it a new one")
+    return 0
+
+
+def rotate_user(name: str) -> int:
+    async def rotate(conn: asyncpg.Connection) -> str | None:
+        user = await users.find_user_by_name(conn, name=name)
+        return await users.rotate_api_key(conn, user_id=user.id) if user else None
+
+    key = asyncio.run(_with_database(rotate))
+    if key is None:
+        print(f"error: no user named {name!r} (see `artisan users list`)", file=sys.stderr)
+        return 1
+    print(
+        f"new API key of {name!r} (shown once, keep it safe; the old one no longer works):\n{key}"
+    )
+    return 0
+
+
+async def _with_database(work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+    database_url = _database_url()
+    await apply_migrations(database_url)
+    conn = await asyncpg.connect(database_url)
+    try:
+        return await work(conn)
+    finally:
+        await conn.close()
 
 
 def _database_url() -> str:

@@ -58,3 +58,27 @@ async def rotate_api_key(conn: asyncpg.Connection | asyncpg.Pool, *, user_id: uu
         "UPDATE users SET api_key_hash = $2 WHERE id = $1", user_id, hash_api_key(api_key)
     )
     return api_key
+
+
+# a revoked user's hash: unique, and no sha256 hex digest ever equals it
+_REVOKED = "revoked:"
+
+
+async def list_users(conn: asyncpg.Connection | asyncpg.Pool) -> list[asyncpg.Record]:
+    """Every user with when it was created, whether its key works, and how many files it has."""
+    return await conn.fetch(
+        """
+        SELECT u.id, u.name, u.created_at, NOT u.api_key_hash LIKE $1 || '%' AS active,
+               (SELECT count(*) FROM files f WHERE f.user_id = u.id) AS files
+        FROM users u ORDER BY u.created_at, u.name
+        """,
+        _REVOKED,
+    )
+
+
+async def revoke_api_key(conn: asyncpg.Connection | asyncpg.Pool, *, name: str) -> int:
+    """Make the key of every user called `name` stop working (their data stays); how many."""
+    result = await conn.execute(
+        "UPDATE users SET api_key_hash = $2 || id::text WHERE name = $1", name, _REVOKED
+    )
+    return int(result.split()[-1])
