@@ -1,5 +1,5 @@
 """Bulk fixtures for context and search benchmarks (and the cap test): files, chunks, turns and
-journal rows inserted directly, with vectors from the offline embedder, far faster than the
+journal rows inserted directly, with vectors from the configured embedder, far faster than the
 pipeline. Only for volume: behaviour tests send their turns and files through the real system.
 """
 
@@ -15,7 +15,7 @@ from uuid import UUID
 import asyncpg
 import numpy as np
 
-from shared.providers.local.embed import embed_texts
+from shared.providers import registry
 
 TOPICS = [
     ("pricing", "raise prices 20% for the pro tier", "usage tiers replace per-seat pricing"),
@@ -93,11 +93,16 @@ def synthetic_turns(
     return turns
 
 
+async def _vectors(texts: list[str]) -> np.ndarray:
+    """The texts embedded as the system would (the embedder the settings select)."""
+    return np.asarray(await registry.embedder().embed(texts), dtype=np.float32)
+
+
 async def insert_turns(
     conn: asyncpg.Connection | asyncpg.Pool, user_id: UUID, turns: Sequence[FixtureTurn]
 ) -> None:
     """Superjournal and journal rows for each turn, journaled, with its arc embedded."""
-    vectors = embed_texts([t.arc for t in turns]).astype(np.float32)
+    vectors = await _vectors([t.arc for t in turns])
     await conn.copy_records_to_table(
         "superjournal",
         columns=[
@@ -181,7 +186,7 @@ async def insert_files(
                     piece[:160],
                 ]
             )
-    vectors = embed_texts([f"{row[4]}\n{row[9]}" for row in chunk_rows]).astype(np.float32)
+    vectors = await _vectors([f"{row[4]}\n{row[9]}" for row in chunk_rows])
     await conn.executemany(
         """INSERT INTO files (id, user_id, filename, media_type, size, content_hash, file_type,
                status, processing_stage, progress, total_chunks, processed_chunks, summary)
