@@ -1,5 +1,9 @@
 """Errors that cross module boundaries and decide how the pipeline treats a failure."""
 
+# a service's exit status when it refuses to start (EX_CONFIG): its configuration, not a crash,
+# so the launcher does not restart it
+EXIT_REFUSED = 78
+
 
 class PermanentError(Exception):
     """Retrying cannot help (bad input, a model that keeps answering wrongly); the message says

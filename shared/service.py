@@ -14,12 +14,12 @@ from shared.db import create_pool
 from shared.db.embedding_space import EmbeddingSpaceMismatch, ensure_space
 from shared.db.model_calls import database_sink
 from shared.dead_letters import router as dead_letters
+from shared.errors import EXIT_REFUSED
 from shared.providers import registry
 from shared.telemetry import setup_logging, setup_telemetry
 from shared.usage import set_usage_sink
 
 logger = logging.getLogger(__name__)
-EXIT_REFUSED = 78  # EX_CONFIG: the configuration, not a crash; restarting will not help
 
 
 class RefusedToStart(Exception):

@@ -16,7 +16,7 @@ from shared.db.migrations import apply_migrations
 from shared.launcher.embedded import PortBusyError, port_is_free
 from shared.launcher.reembed import files_in_progress, queue_reembedding
 from shared.launcher.stack import ServiceStartError, ensure_local_user, start_infra, start_stack
-from shared.launcher.supervisor import SERVICES
+from shared.launcher.supervisor import SERVICES, ServiceProcess, Supervisor
 
 T = TypeVar("T")
 
@@ -43,12 +43,23 @@ def up(compressors: int) -> int:
         while not stop_requested:
             for label in stack.supervisor.restart_dead():
                 print(f"{label} stopped unexpectedly; restarted it", flush=True)
+            while stack.supervisor.refused:
+                _report_refusal(stack.supervisor, stack.supervisor.refused.pop())
             time.sleep(0.5)
     finally:
         print("\nStopping Artisan …", flush=True)
         stack.stop()
         print("Stopped. Your data is kept; `artisan up` starts again where you left off.")
     return 0
+
+
+def _report_refusal(supervisor: Supervisor, service: ServiceProcess) -> None:
+    print(
+        f"{service.label} refused to start and stays stopped (restarting would not help):\n"
+        f"{supervisor.log_tail(service)}\nFix that, then restart `artisan up`.",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def _banner(url: str, key: str, compressors: int) -> str:

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from shared.errors import EXIT_REFUSED
+
 logger = logging.getLogger(__name__)
 
 # service name → module whose main() runs it; `artisan run NAME` uses the same table
@@ -50,6 +52,7 @@ class Supervisor:
         self.env = {**os.environ, **env}
         self.log_dir = log_dir
         self.processes: list[ServiceProcess] = []
+        self.refused: list[ServiceProcess] = []  # refused to start: restarting would not help
 
     def start(self, name: str, replicas: int = 1) -> None:
         for _ in range(replicas):
@@ -90,10 +93,16 @@ class Supervisor:
         self.processes = [p for p in self.processes if p.name != name]
 
     def restart_dead(self) -> list[str]:
-        """Replace processes that exited, backing off from ones that keep exiting at once."""
+        """Replace processes that exited, backing off from ones that keep exiting at once; one
+        that refused to start (its configuration) moves to `refused` and stays down."""
         restarted = []
         for service in list(self.processes):
             if service.process.poll() is None:
+                continue
+            if service.process.returncode == EXIT_REFUSED:
+                logger.error("%s refused to start:\n%s", service.label, self.log_tail(service))
+                self.processes.remove(service)
+                self.refused.append(service)
                 continue
             if time.monotonic() - service.started_at < service.restart_delay():
                 continue

@@ -21,7 +21,7 @@ from tests.fixtures import documents
 from tests.helpers import own_stack, upload, wait_for_status
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-EXIT_REFUSED = 78
+from shared.errors import EXIT_REFUSED
 
 
 async def test_a_different_space_is_refused_with_the_fix(
