@@ -16,12 +16,12 @@ import pytest
 from shared.config import MINILM_PACKAGE
 from shared.db import create_pool, users
 from shared.db.embedding_space import EmbeddingSpaceMismatch, ensure_space, stored_dimension
+from shared.errors import EXIT_REFUSED
 from shared.launcher.stack import Stack
 from tests.fixtures import documents
 from tests.helpers import own_stack, upload, wait_for_status
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
-from shared.errors import EXIT_REFUSED
 
 
 async def test_a_different_space_is_refused_with_the_fix(
