@@ -136,11 +136,16 @@ async def recalled_plan(
         user_id=request.user_id,
         query=request.query,
         vector=vector,
-        vector_weight=model_settings().vector_weight,
+        vector_weight=recall_vector_weight(settings),
         loaded=loaded,
         limit=settings.journal_recalled,
     )
     return SectionPlan("recalled", "P5", recalled)
+
+
+def recall_vector_weight(settings: ChatSettings) -> float:
+    """P5's vector vote: never with the hashed embedder, whose vectors only match words."""
+    return settings.recall_vector_weight if model_settings().vector_weight > 0 else 0.0
 
 
 def _is_citable_journal(candidate: Candidate) -> bool:
@@ -168,7 +173,7 @@ async def conversation_side(
             plans.append(SectionPlan("recalled", "P5"))
         else:
             if vector is None:
-                weight = model_settings().vector_weight
+                weight = recall_vector_weight(settings)
                 vector = await question_vector(request.user_id, request.query, weight)
             recalled = await recalled_plan(conn, request, settings, conversation, plans, vector)
             plans.append(recalled)

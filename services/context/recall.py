@@ -1,7 +1,8 @@
 """P5, recall from the whole journal (seed 002's salience-weighted search, made to find old
 turns by what they say): BM25 over each turn's own words and, when vectors vote (a real
-embedding model: model_settings().vector_weight), the HNSW neighbours of the question's vector,
-fused by reciprocal rank, then weighted by salience. A question that names a
+embedding model and ChatSettings.recall_vector_weight > 0; off by default, as measured there),
+the HNSW neighbours of the question's vector, fused by reciprocal rank, then weighted by
+salience. A question that names a
 time ("on May 2nd", "last week", "in our first conversation") also ranks the turns of that time.
 Never an instruction, never a turn P1-P4 already hold; a recalled turn enters with its date and
 its own words, so the words that answer are in the context, not only its cut."""
@@ -89,8 +90,7 @@ async def rankings(
         nearest = await queries.nearest_journal(
             conn, user_id=user_id, vector=vector, depth=depth + len(loaded)
         )
-        # equal votes: a turn's vector is of its cut, its BM25 of its own words
-        found.append(([r["turn_id"] for r in nearest if not r["is_instruction"]], 1.0))
+        found.append(([r["turn_id"] for r in nearest if not r["is_instruction"]], vector_weight))
     if window := await question_window(conn, user_id, query):
         timed = await journal_search.bm25_turns(
             conn, user_id=user_id, terms=terms, exclude=exclude, limit=depth, window=window
