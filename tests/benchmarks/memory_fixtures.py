@@ -226,7 +226,8 @@ async def journal_index_rebuilt(conn: asyncpg.Connection) -> AsyncIterator[None]
         yield
     finally:
         await conn.execute("SET maintenance_work_mem = '1GB'")
-        await conn.execute(definition)
+        # IF NOT EXISTS: a service adopting the embedding space meanwhile may have rebuilt it
+        await conn.execute(definition.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS", 1))
         # as autovacuum leaves a settled table: visibility maps set, so the postings'
         # index-only scans (journal_terms) read no heap
         await conn.execute("VACUUM ANALYZE journal, journal_terms")
