@@ -26,12 +26,11 @@ def _seconds_to_extract(data: bytes, filename: str) -> float:
 
 
 def _assert_linear(make: Callable[[int], str], size: int, filename: str) -> None:
-    """Doubling the input at most triples the time (quadratic code quadruples it); stays fast."""
-    small = _seconds_to_extract(make(size).encode(), filename)
+    """A generous bound the quadratic readers missed by orders of magnitude (the hand-written
+    VTT parser: 1.5 s at 40 KB, so ~40 s here). No ratio of two timings: on a busy machine a
+    20 ms run doubling to 140 ms failed a linear reader."""
     large = _seconds_to_extract(make(2 * size).encode(), filename)
     assert large < 2.0, f"{filename}: {large:.2f}s for {len(make(2 * size))} characters"
-    # the slack keeps timer noise on millisecond runs from failing a linear reader
-    assert large < 3 * small + 0.05, f"{filename}: {small:.3f}s then {large:.3f}s when doubled"
 
 
 @pytest.mark.parametrize(
