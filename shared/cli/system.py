@@ -113,8 +113,7 @@ def revoke_user(name: str) -> int:
     """The user's key stops working at once; its files and conversations stay."""
     revoked = asyncio.run(_with_database(lambda conn: users.revoke_api_key(conn, name=name)))
     if not revoked:
-        print(f"error: no user named {name!r} (see `artisan users list`)", file=sys.stderr)
-        return 1
+        return _no_such_user(name)
     print(f"revoked the API key of {name!r}; `artisan users rotate {name}` gives it a new one")
     return 0
 
@@ -126,12 +125,16 @@ def rotate_user(name: str) -> int:
 
     key = asyncio.run(_with_database(rotate))
     if key is None:
-        print(f"error: no user named {name!r} (see `artisan users list`)", file=sys.stderr)
-        return 1
+        return _no_such_user(name)
     print(
         f"new API key of {name!r} (shown once, keep it safe; the old one no longer works):\n{key}"
     )
     return 0
+
+
+def _no_such_user(name: str) -> int:
+    print(f"error: no user named {name!r} (see `artisan users list`)", file=sys.stderr)
+    return 1
 
 
 async def _with_database(work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
