@@ -58,8 +58,12 @@ async def stored_text(
     if kind == "file_summary" and reference.file_id is not None:
         record = await files.get_file(pool, user_id=user_id, file_id=reference.file_id)
         return record["summary"] if record is not None else None
-    row = await chunks.get_chunk(pool, chunk_id=reference.chunk_id)
-    if row is None or row["user_id"] != user_id:
+    if reference.file_id is None or reference.chunk_id is None:
+        return None
+    row = await chunks.get_chunk(
+        pool, user_id=user_id, file_id=reference.file_id, chunk_id=reference.chunk_id
+    )
+    if row is None:
         return None
     return row["summary"] if kind == "section_summary" else row["text"]
 

@@ -27,7 +27,9 @@ router = NatsRouter()
 
 @consumes(router, Subject.CHUNK_READY_STRATEGIC, Consumer.COMPRESSOR)
 async def compress_chunk(event: ChunkReady, pool: asyncpg.Pool, broker: NatsBroker) -> None:
-    chunk = await chunks.get_chunk(pool, chunk_id=event.chunk_id)
+    chunk = await chunks.get_chunk(
+        pool, user_id=event.user_id, file_id=event.file_id, chunk_id=event.chunk_id
+    )
     if chunk is None:
         return
     # a redelivery after the cut was stored skips the model
@@ -35,7 +37,7 @@ async def compress_chunk(event: ChunkReady, pool: asyncpg.Pool, broker: NatsBrok
         text, title = chunk["text"], chunk["title"]
         draft = await registry.compressor().compress(text, title)
         cut = await registry.verifier().verify(text, title, draft)
-        await chunks.store_artisan_cut(pool, chunk_id=event.chunk_id, cut=cut)
+        await chunks.store_artisan_cut(pool, chunk_id=event.chunk_id, text=text, cut=cut)
     await publish_event(broker, Subject.CHUNK_COMPRESSED, ChunkCompressed(**event.model_dump()))
 
 

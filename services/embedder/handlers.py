@@ -24,7 +24,9 @@ def embedding_input(chunk: asyncpg.Record) -> str:
 @consumes(router, Subject.CHUNK_COMPRESSED, Consumer.EMBEDDER_COMPRESSED)
 @consumes(router, Subject.CHUNK_READY_FACTUAL, Consumer.EMBEDDER_FACTUAL)
 async def embed_chunk(event: ChunkEvent, pool: asyncpg.Pool, broker: NatsBroker) -> None:
-    chunk = await chunks.get_chunk(pool, chunk_id=event.chunk_id)
+    chunk = await chunks.get_chunk(
+        pool, user_id=event.user_id, file_id=event.file_id, chunk_id=event.chunk_id
+    )
     if chunk is None:
         return
     embedder = registry.embedder()
@@ -34,7 +36,9 @@ async def embed_chunk(event: ChunkEvent, pool: asyncpg.Pool, broker: NatsBroker)
         if not await files.lock_for_update(conn, file_id=event.file_id, attempt=event.attempt):
             return
         await require_space(conn, model=embedder.model, dimension=embedder.dimension)
-        await chunks.store_embedding(conn, chunk_id=event.chunk_id, embedding=vector)
+        await chunks.store_embedding(
+            conn, chunk_id=event.chunk_id, text=chunk["text"], embedding=vector
+        )
         row = await files.record_chunk_done(conn, file_id=event.file_id, attempt=event.attempt)
     await announce(broker, row)
     if row is not None and row["processing_stage"] == "summarising":

@@ -17,6 +17,27 @@ CHUNK_COLUMNS = """id, file_id, user_id, chunk_index, chunk_type, title, char_st
     embedding IS NOT NULL AS embedded"""
 
 
+# a re-split chunk whose cut and vector no longer describe it
+_CHANGED = (
+    "(file_chunks.text, file_chunks.chunk_type, file_chunks.title)"
+    " <> (EXCLUDED.text, EXCLUDED.chunk_type, EXCLUDED.title)"
+)
+_UPSERT_CHUNK = f"""
+    INSERT INTO file_chunks (id, file_id, user_id, chunk_index, chunk_type, title,
+                             char_start, char_end, line_start, line_end, text, summary)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+    ON CONFLICT (id) DO UPDATE SET
+        chunk_type = EXCLUDED.chunk_type, title = EXCLUDED.title,
+        char_start = EXCLUDED.char_start, char_end = EXCLUDED.char_end,
+        line_start = EXCLUDED.line_start, line_end = EXCLUDED.line_end,
+        text = EXCLUDED.text, summary = EXCLUDED.summary,
+        chunk_essence = CASE WHEN {_CHANGED} THEN NULL ELSE file_chunks.chunk_essence END,
+        decision_arc_summary =
+            CASE WHEN {_CHANGED} THEN NULL ELSE file_chunks.decision_arc_summary END,
+        salience_score = CASE WHEN {_CHANGED} THEN NULL ELSE file_chunks.salience_score END,
+        embedding = CASE WHEN {_CHANGED} THEN NULL ELSE file_chunks.embedding END"""
+
+
 @dataclass(frozen=True)
 class NewChunk:
     index: int
@@ -38,17 +59,15 @@ def chunk_id(file_id: UUID, index: int) -> UUID:
 async def save_chunks(
     conn: asyncpg.Connection, *, file_id: UUID, user_id: UUID, chunks: Sequence[NewChunk]
 ) -> list[UUID]:
-    """Upsert a file's chunks and drop any beyond them; returns their ids in order."""
+    """Upsert a file's chunks and drop any beyond them; returns their ids in order.
+
+    A re-run that cut a chunk differently (a redelivery under a non-deterministic model) clears
+    that chunk's cut and vector, so it is compressed and embedded again instead of keeping
+    those of the text it no longer holds.
+    """
     ids = [chunk_id(file_id, c.index) for c in chunks]
     await conn.executemany(
-        """INSERT INTO file_chunks (id, file_id, user_id, chunk_index, chunk_type, title,
-                                    char_start, char_end, line_start, line_end, text, summary)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-           ON CONFLICT (id) DO UPDATE SET
-               chunk_type = EXCLUDED.chunk_type, title = EXCLUDED.title,
-               char_start = EXCLUDED.char_start, char_end = EXCLUDED.char_end,
-               line_start = EXCLUDED.line_start, line_end = EXCLUDED.line_end,
-               text = EXCLUDED.text, summary = EXCLUDED.summary""",
+        _UPSERT_CHUNK,
         [
             (
                 cid,
@@ -73,8 +92,16 @@ async def save_chunks(
     return ids
 
 
-async def get_chunk(conn: Conn, *, chunk_id: UUID) -> asyncpg.Record | None:
-    return await conn.fetchrow(f"SELECT {CHUNK_COLUMNS} FROM file_chunks WHERE id = $1", chunk_id)
+async def get_chunk(
+    conn: Conn, *, user_id: UUID, file_id: UUID, chunk_id: UUID
+) -> asyncpg.Record | None:
+    """The chunk, only when it belongs to the file and the user its event names."""
+    return await conn.fetchrow(
+        f"SELECT {CHUNK_COLUMNS} FROM file_chunks WHERE id = $1 AND file_id = $2 AND user_id = $3",
+        chunk_id,
+        file_id,
+        user_id,
+    )
 
 
 async def list_chunks(conn: Conn, *, user_id: UUID, file_id: UUID) -> list[asyncpg.Record]:
@@ -86,23 +113,29 @@ async def list_chunks(conn: Conn, *, user_id: UUID, file_id: UUID) -> list[async
     )
 
 
-async def store_artisan_cut(conn: Conn, *, chunk_id: UUID, cut: ArtisanCut) -> None:
+async def store_artisan_cut(conn: Conn, *, chunk_id: UUID, text: str, cut: ArtisanCut) -> None:
+    """Store the cut of `text`; nothing when a re-split changed the chunk meanwhile."""
     await conn.execute(
         """UPDATE file_chunks SET chunk_essence = $2, decision_arc_summary = $3,
                salience_score = $4
-           WHERE id = $1""",
+           WHERE id = $1 AND text = $5""",
         chunk_id,
         cut.chunk_essence,
         cut.decision_arc_summary,
         cut.salience_score,
+        text,
     )
 
 
-async def store_embedding(conn: Conn, *, chunk_id: UUID, embedding: Sequence[float]) -> bool:
+async def store_embedding(
+    conn: Conn, *, chunk_id: UUID, text: str, embedding: Sequence[float]
+) -> bool:
+    """Store the vector of the chunk holding `text`; False when a re-split changed it."""
     updated = await conn.fetchval(
-        "UPDATE file_chunks SET embedding = $2 WHERE id = $1 RETURNING id",
+        "UPDATE file_chunks SET embedding = $2 WHERE id = $1 AND text = $3 RETURNING id",
         chunk_id,
         np.asarray(embedding, dtype=np.float32),
+        text,
     )
     return updated is not None
 
