@@ -3,12 +3,13 @@
 from typing import Any
 
 from faststream import AckPolicy
-from faststream.nats import JStream, NatsBroker, PullSub
+from faststream.nats import JStream, NatsBroker, NatsToken, PullSub
 from faststream.nats.opentelemetry import NatsTelemetryMiddleware
 from nats.js.api import ConsumerConfig, DeliverPolicy, StreamConfig
 from nats.js.errors import BadRequestError
+from pydantic import SecretStr
 
-from shared.config import pipeline_settings
+from shared.config import InfraSettings, pipeline_settings
 from shared.contracts import (
     STREAM_NAME,
     STREAM_SUBJECTS,
@@ -26,8 +27,23 @@ STREAM = JStream(
 )
 
 
-def create_broker(nats_url: str, **kwargs: Any) -> NatsBroker:
-    return NatsBroker(nats_url, middlewares=[NatsTelemetryMiddleware()], **kwargs)
+RECONNECT_WAIT_SECONDS = 1  # between connection attempts, for as long as NATS is away
+
+
+def create_broker(nats_url: str, *, token: SecretStr | None = None, **kwargs: Any) -> NatsBroker:
+    """A broker that waits for NATS at start and reconnects forever: a NATS restarted by `artisan
+    up` (or Docker) finds every client again. `token` defaults to ARTISAN_NATS_TOKEN, read at
+    this call (the process that starts an embedded NATS puts its token there); a wrong token
+    fails the connection at once instead of retrying."""
+    token = token or InfraSettings().nats_token
+    return NatsBroker(
+        nats_url,
+        middlewares=[NatsTelemetryMiddleware()],
+        security=NatsToken(token.get_secret_value) if token else None,
+        max_reconnect_attempts=-1,
+        reconnect_time_wait=RECONNECT_WAIT_SECONDS,
+        **kwargs,
+    )
 
 
 async def ensure_stream(broker: NatsBroker) -> None:

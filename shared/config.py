@@ -24,6 +24,9 @@ class InfraSettings(_ArtisanSettings):
     database_url: str = Field("", description="postgresql:// URL of a server with pgvector")
     data_dir: Path = Field(Path.home() / ".artisan", description="embedded NATS/Postgres data")
     nats_port: int = Field(4222, description="port of the embedded NATS server")
+    nats_token: SecretStr | None = Field(
+        None, description="NATS auth token; `artisan up` makes a new one per start unless set"
+    )
     otlp_endpoint: str = Field("", description="OTLP/HTTP endpoint; tracing is off when empty")
 
 

@@ -50,7 +50,7 @@ def create_service(
         )
     setup_logging(name)
     setup_telemetry(name)
-    broker = create_broker(settings.nats_url)
+    broker = create_broker(settings.nats_url, token=settings.nats_token)
     broker.include_router(router)
     broker.include_router(dead_letters)
     app = FastStream(broker)

@@ -13,7 +13,7 @@ import asyncpg
 from shared.config import gateway_settings, infra_settings
 from shared.db import users
 from shared.db.migrations import apply_migrations
-from shared.launcher.embedded import PortBusyError, port_is_free
+from shared.launcher.embedded import NatsTokenError, PortBusyError, port_is_free
 from shared.launcher.reembed import files_in_progress, queue_reembedding
 from shared.launcher.stack import ServiceStartError, ensure_local_user, start_infra, start_stack
 from shared.launcher.supervisor import SERVICES, ServiceProcess, Supervisor
@@ -26,7 +26,7 @@ def up(compressors: int) -> int:
     print(f"Starting Artisan (data in {infra.data_dir}) …", flush=True)
     try:
         stack = start_stack(infra, gateway, compressors=compressors)
-    except (PortBusyError, ServiceStartError) as exc:
+    except (PortBusyError, ServiceStartError, NatsTokenError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     stop_requested = False
@@ -41,7 +41,7 @@ def up(compressors: int) -> int:
         key = ensure_local_user(stack.database_url, infra.data_dir / "local-user.key")
         print(_banner(stack.gateway_url, key, compressors), flush=True)
         while not stop_requested:
-            for label in stack.supervisor.restart_dead():
+            for label in stack.heal():  # the embedded NATS and Postgres, then the services
                 print(f"{label} stopped unexpectedly; restarted it", flush=True)
             while stack.supervisor.refused:
                 _report_refusal(stack.supervisor, stack.supervisor.refused.pop())
@@ -159,7 +159,11 @@ def _database_url() -> str:
 def reembed() -> int:
     """Re-embed everything with the configured embedder; follows progress if Artisan is up."""
     infra, gateway = infra_settings(), gateway_settings()
-    nats_url, database_url, embedded = start_infra(infra, attach=True)
+    try:
+        nats_url, database_url, embedded = start_infra(infra, attach=True)
+    except NatsTokenError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     try:
         plan = asyncio.run(queue_reembedding(database_url, nats_url))
         print(

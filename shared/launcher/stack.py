@@ -2,24 +2,31 @@
 
 import asyncio
 import logging
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncpg
 import httpx
+from pydantic import SecretStr
 
 from shared.config import GatewaySettings, InfraSettings
 from shared.db import users
 from shared.db.migrations import apply_migrations
 from shared.launcher.embedded import (
+    NATS_TOKEN_ENV,
     EmbeddedNats,
     EmbeddedPostgres,
+    NatsTokenError,
+    new_nats_token,
     port_is_free,
     require_free_port,
+    running_nats_token,
     start_nats,
     start_postgres,
 )
+from shared.launcher.healing import InfraSupervisor
 from shared.launcher.supervisor import SERVICES, Supervisor
 
 logger = logging.getLogger(__name__)
@@ -40,6 +47,15 @@ class Stack:
     gateway_url: str
     supervisor: Supervisor
     embedded: list[EmbeddedNats | EmbeddedPostgres] = field(default_factory=list)
+    infra: InfraSupervisor = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.infra = InfraSupervisor(self.embedded)
+
+    def heal(self) -> list[str]:
+        """Restart whatever died, the embedded NATS and Postgres before the services; the names
+        of what was restarted (`artisan up` calls this twice a second)."""
+        return self.infra.restart_dead() + self.supervisor.restart_dead()
 
     def stop(self) -> None:
         self.supervisor.stop()
@@ -52,15 +68,22 @@ def start_infra(
 ) -> tuple[str, str, list[EmbeddedNats | EmbeddedPostgres]]:
     """Use ARTISAN_NATS_URL / ARTISAN_DATABASE_URL when set, else start the embedded servers.
 
-    With `attach`, an embedded NATS that is already running (a running `artisan up`) is used.
+    An embedded NATS gets ARTISAN_NATS_TOKEN, or a new random token; the token is put in this
+    process's environment, where its own clients (shared/bus.py) and the services it starts
+    find it. With `attach`, an embedded NATS that is already running (a running
+    `artisan up`) is used, with the token read from that server's environment.
     """
     embedded: list[EmbeddedNats | EmbeddedPostgres] = []
-    nats_url, database_url = infra.nats_url, infra.database_url
+    nats_url, database_url, token = infra.nats_url, infra.database_url, infra.nats_token
     if not nats_url and attach and not port_is_free("127.0.0.1", infra.nats_port):
         nats_url = f"nats://127.0.0.1:{infra.nats_port}"
+        token = token or _running_token(infra)
     try:
         if not nats_url:
-            nats = start_nats(infra.data_dir / "nats", infra.nats_port, infra.data_dir / "nats.log")
+            token = token or new_nats_token()
+            nats = start_nats(
+                infra.data_dir / "nats", infra.nats_port, infra.data_dir / "nats.log", token=token
+            )
             embedded.append(nats)
             nats_url = nats.url
         if not database_url:
@@ -72,7 +95,19 @@ def start_infra(
         for part in reversed(embedded):
             part.stop()
         raise
+    if token:
+        os.environ[NATS_TOKEN_ENV] = token.get_secret_value()
     return nats_url, database_url, embedded
+
+
+def _running_token(infra: InfraSettings) -> SecretStr:
+    token = running_nats_token(infra.data_dir / "nats")
+    if token is None:
+        raise NatsTokenError(
+            f"NATS runs on port {infra.nats_port}, but not one that `artisan up` started as"
+            f" this user from {infra.data_dir}: set {NATS_TOKEN_ENV} to its token"
+        )
+    return token
 
 
 def start_stack(

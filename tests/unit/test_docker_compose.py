@@ -39,6 +39,23 @@ def test_nats_runs_jetstream_on_a_volume(services: dict[str, dict[str, Any]]) ->
     assert any(volume.endswith(f":{store}") for volume in nats["volumes"])
 
 
+def test_nats_takes_only_clients_with_the_token(services: dict[str, dict[str, Any]]) -> None:
+    """The token is chosen by whoever runs compose (required: no default anyone could read), and
+    reaches nats-server through its environment: on no command line, in no file."""
+    compose = yaml.safe_load(COMPOSE_FILE.read_text())
+    nats = services["nats"]
+    token = environment(nats)["ARTISAN_NATS_TOKEN"]
+    assert token.startswith("${ARTISAN_NATS_TOKEN:?")
+    args = command(nats)
+    config_path = args[args.index("-c") + 1]
+    [mounted] = [c for c in nats["configs"] if c["target"] == config_path]
+    config = compose["configs"][mounted["source"]]["content"]
+    assert "authorization" in config and "token: $$ARTISAN_NATS_TOKEN" in config
+    assert not {"--auth", "--user", "--pass"} & set(args)
+    for name in [*SERVICES, "migrate"]:
+        assert environment(services[name])["ARTISAN_NATS_TOKEN"] == token, name
+
+
 def test_postgres_has_pgvector(services: dict[str, dict[str, Any]]) -> None:
     postgres = services["postgres"]
     assert postgres["image"].startswith("pgvector/pgvector:")
