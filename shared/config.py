@@ -41,6 +41,22 @@ class GatewaySettings(_ArtisanSettings):
     max_import_body_bytes: int = Field(
         32 * 1024 * 1024, description="largest body of POST /v1/turns/import (up to 1,000 turns)"
     )
+    # fair use, counted in each gateway process's memory (with N replicas, N times these); 0 = off
+    rate_limit_per_minute: int = Field(
+        600, ge=0, description="requests per user a minute (a burst of as many, then steady)"
+    )
+    rate_limit_expensive_per_minute: int = Field(
+        120, ge=0, description="of those, chat, upload, search, context preview and import"
+    )
+    auth_failures_per_minute: int = Field(
+        20, ge=0, description="requests with an invalid API key per client address a minute"
+    )
+    max_streams_per_user: int = Field(
+        16, ge=0, description="open SSE streams (progress and chat answers) per user"
+    )
+    storage_quota_bytes: int = Field(
+        5 * 1024**3, ge=0, description="bytes of uploaded files each user may store"
+    )
 
 
 class PipelineSettings(_ArtisanSettings):

@@ -111,17 +111,24 @@ def assert_exact_coverage(text: str, chunks: list[dict[str, Any]]) -> None:
     assert position == len(text)
 
 
+NO_RATE_LIMITS = {
+    "ARTISAN_RATE_LIMIT_PER_MINUTE": "0",
+    "ARTISAN_RATE_LIMIT_EXPENSIVE_PER_MINUTE": "0",
+}
+
+
 @contextmanager
 def own_stack(
     data_dir: Path, env: dict[str, str] | None = None, compressors: int = 1
 ) -> Iterator[Stack]:
-    """A whole system of its own (embedded NATS + PostgreSQL, every service) in `data_dir`."""
+    """A whole system of its own (embedded NATS + PostgreSQL, every service) in `data_dir`;
+    without request rate limits unless `env` sets them (benchmarks load corpora as one user)."""
     infra = InfraSettings(data_dir=data_dir, nats_port=free_port(), nats_url="", database_url="")
     stack = start_stack(
         infra,
         GatewaySettings(port=free_port()),
         compressors=compressors,
-        extra_env={"ARTISAN_DATA_DIR": str(data_dir), **(env or {})},
+        extra_env={"ARTISAN_DATA_DIR": str(data_dir), **NO_RATE_LIMITS, **(env or {})},
     )
     try:
         yield stack

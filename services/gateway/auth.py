@@ -7,7 +7,8 @@ from typing import Annotated
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from services.gateway.deps import get_pool
+from services.gateway.deps import get_fair_use, get_pool
+from services.gateway.fair_use import client_address
 from shared.db.users import User, find_user_by_api_key
 
 GET_A_KEY = "Create a user and key with `artisan users create NAME` (the key is printed once)."
@@ -25,9 +26,13 @@ _bearer = HTTPBearer(auto_error=False, description="API key from `artisan users 
 async def _user_for_key(request: Request, api_key: str | None) -> User:
     if not api_key:
         raise _unauthorized(MISSING_KEY)
+    fair_use, address = get_fair_use(request), client_address(request)
+    fair_use.check_address(address)  # 429 while this address has sent too many invalid keys
     user = await find_user_by_api_key(get_pool(request), api_key=api_key)
     if user is None:
+        fair_use.record_auth_failure(address)
         raise _unauthorized(INVALID_KEY)
+    fair_use.charge(user.id)  # 429 over the user's request budget
     return user
 
 
@@ -52,3 +57,13 @@ async def require_user(
 
 
 CurrentUser = Annotated[User, Depends(require_user)]
+
+
+async def require_user_for_expensive(request: Request, user: CurrentUser) -> User:
+    """The user, charged from the smaller budget of requests that make the system work hard."""
+    get_fair_use(request).charge_expensive(user.id)
+    return user
+
+
+# chat, upload, search, context preview, import: each also spends from the expensive budget
+ExpensiveUser = Annotated[User, Depends(require_user_for_expensive)]

@@ -4,13 +4,15 @@ from typing import Annotated
 from uuid import UUID
 
 import asyncpg
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, HTTPException, Path, Request
 from faststream.nats import NatsBroker
 
+from services.gateway.fair_use import FairUse, StreamSlots
 from services.gateway.progress_hub import ProgressHub
 from shared.config import GatewaySettings
 
 FILE_NOT_FOUND = "File not found: check the id with GET /v1/files."
+MAX_ID_CHARS = 100  # an id in a path or query is a UUID (36); anything longer is a 422
 
 
 def get_pool(request: Request) -> asyncpg.Pool:
@@ -29,7 +31,15 @@ def get_settings(request: Request) -> GatewaySettings:
     return request.app.state.gateway_settings
 
 
-def parse_file_id(file_id: str) -> UUID:
+def get_fair_use(request: Request) -> FairUse:
+    return request.app.state.fair_use
+
+
+def get_stream_slots(request: Request) -> StreamSlots:
+    return get_fair_use(request).streams
+
+
+def parse_file_id(file_id: Annotated[str, Path(max_length=MAX_ID_CHARS)]) -> UUID:
     """A malformed id names no file of yours: 404, like any other unknown id."""
     try:
         return UUID(file_id)
@@ -41,4 +51,5 @@ Pool = Annotated[asyncpg.Pool, Depends(get_pool)]
 Broker = Annotated[NatsBroker, Depends(get_broker)]
 Hub = Annotated[ProgressHub, Depends(get_hub)]
 Settings = Annotated[GatewaySettings, Depends(get_settings)]
+Streams = Annotated[StreamSlots, Depends(get_stream_slots)]
 FileId = Annotated[UUID, Depends(parse_file_id)]

@@ -21,6 +21,11 @@ _DEFAULT_DETAILS = {
     404: "Not found: see /docs for the API's endpoints.",
     405: "Method not allowed on this path: see /docs for the API's endpoints.",
 }
+# FastAPI's words for a JSON body that is not even text, said so that one knows what to do
+_REWORDED = {
+    "There was an error parsing the body": "The request body could not be read: send JSON"
+    " encoded as UTF-8. See /docs for the expected shape."
+}
 DATABASE_DOWN = (
     "The database is unavailable; try again in a moment (GET /readyz shows what is down)."
 )
@@ -67,6 +72,7 @@ async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResp
     detail = exc.detail
     if not isinstance(detail, str) or detail == _default_phrase(exc.status_code):
         detail = _DEFAULT_DETAILS.get(exc.status_code, str(detail))
+    detail = _REWORDED.get(detail, detail)
     return JSONResponse({"detail": detail}, exc.status_code, headers=exc.headers)
 
 
@@ -104,7 +110,43 @@ async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": INTERNAL_ERROR}, 500)
 
 
+def _document_errors_as_json(app: FastAPI) -> None:
+    """The OpenAPI schema says what the handlers above send: every error as JSON ErrorResponse,
+    not FastAPI's list-shaped 422, nor typed as a route's own media type (text/plain, SSE)."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = build()  # cached by FastAPI as app.openapi_schema
+            for operation in (op for path in schema["paths"].values() for op in path.values()):
+                responses = operation.get("responses", {})
+                if "application/json" in operation.get("requestBody", {}).get("content", {}):
+                    responses.setdefault("400", _UNREADABLE_BODY)
+                for response in responses.values():
+                    if _is_error_body(response):
+                        response["content"] = {"application/json": {"schema": _ERROR_SCHEMA}}
+            for name in ("HTTPValidationError", "ValidationError"):
+                schema.get("components", {}).get("schemas", {}).pop(name, None)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+_ERROR_SCHEMA = {"$ref": "#/components/schemas/ErrorResponse"}
+_UNREADABLE_BODY = {
+    "description": "a body that cannot be read as text (not UTF-8)",
+    "content": {"application/json": {"schema": _ERROR_SCHEMA}},
+}
+_ERROR_MODELS = ("#/components/schemas/ErrorResponse", "#/components/schemas/HTTPValidationError")
+
+
+def _is_error_body(response: dict[str, Any]) -> bool:
+    schemas = [media.get("schema", {}) for media in response.get("content", {}).values()]
+    return any(schema.get("$ref") in _ERROR_MODELS for schema in schemas)
+
+
 def install_error_handlers(app: FastAPI) -> None:
+    _document_errors_as_json(app)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(UploadRejected, _upload_rejected)

@@ -14,6 +14,7 @@ from opentelemetry.trace import Span
 
 from services.gateway.body_limit import BodyLimit, LimitFor
 from services.gateway.errors import install_error_handlers
+from services.gateway.fair_use import FairUse
 from services.gateway.progress_hub import ProgressHub, connect_hub
 from services.gateway.routes import (
     chat,
@@ -28,6 +29,7 @@ from services.gateway.routes import (
     turns,
     web,
 )
+from services.gateway.schemas import ErrorResponse
 from shared.bus import create_broker, ensure_stream
 from shared.config import GatewaySettings, InfraSettings, gateway_settings, infra_settings
 from shared.db import create_pool
@@ -39,6 +41,16 @@ logger = logging.getLogger(__name__)
 POOL_CLOSE_SECONDS = 5.0
 # SSE streams end on shutdown by themselves; this bounds anything else a client holds open
 GRACEFUL_SHUTDOWN_SECONDS = 5
+# every route that takes an API key may answer 429 (fair_use.py)
+RATE_LIMITED: dict[int | str, dict[str, Any]] = {
+    429: {
+        "model": ErrorResponse,
+        "description": "over a rate limit (see Retry-After) or the open-stream limit",
+        "headers": {
+            "Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}}
+        },
+    }
+}
 
 
 def create_app(
@@ -76,9 +88,11 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.gateway_settings = gateway or gateway_settings()
+    app.state.fair_use = FairUse(app.state.gateway_settings)
     install_error_handlers(app)
-    routes = (files, events, search, chat, personas, turns, journal, memory, context, health, web)
-    for module in routes:
+    for module in (files, events, search, chat, personas, turns, journal, memory, context):
+        app.include_router(module.router, responses=RATE_LIMITED)
+    for module in (health, web):
         app.include_router(module.router)
     web.mount_static(app)
     app.add_middleware(BodyLimit, limit_for=body_limits(app.state.gateway_settings))

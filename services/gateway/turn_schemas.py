@@ -78,8 +78,11 @@ class ImportTurn(BaseModel):
 
 
 class ImportRequest(BaseModel):
+    # more than MAX_IMPORT_TURNS is a 413 (turn_import.py) saying to send batches, not a 422
     turns: list[ImportTurn] = Field(
-        min_length=1, description=f"at most {MAX_IMPORT_TURNS} per request"
+        min_length=1,
+        description=f"at most {MAX_IMPORT_TURNS} per request",
+        json_schema_extra={"maxItems": MAX_IMPORT_TURNS},
     )
 
 

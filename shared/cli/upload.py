@@ -27,6 +27,9 @@ UPLOAD_CONCURRENCY = 4  # one file per request, so one rejected file never block
 TICK_SECONDS = 0.1  # redraw rate of the live view
 POLL_SECONDS = 3.0  # safety net: re-read the file records in case an SSE event was lost
 UPLOAD_TIMEOUT = httpx.Timeout(120.0, connect=5.0)
+# over the server's upload rate (429 with Retry-After), a file waits its turn instead of failing
+RATE_LIMIT_RETRIES = 20
+MAX_RETRY_AFTER_SECONDS = 60.0
 
 
 def upload(paths: list[Path]) -> int:
@@ -99,7 +102,7 @@ async def upload_one(http: httpx.AsyncClient, state: FileState, tracker: Tracker
     try:
         content = await asyncio.to_thread(state.path.read_bytes)
         part = (state.path.name, content, media_type_for(state.path.name))
-        response = await http.post("/v1/files", files=[("files", part)], timeout=UPLOAD_TIMEOUT)
+        response = await post_when_allowed(http, part)
         record = expect_success(response).json()["items"][0]
     except (OSError, httpx.HTTPError, CliError) as exc:
         tracker.on_rejected(state, describe_error(exc))
@@ -107,6 +110,20 @@ async def upload_one(http: httpx.AsyncClient, state: FileState, tracker: Tracker
         tracker.on_rejected(state, "unexpected answer from the server (no file record)")
     else:
         tracker.on_uploaded(state, record)
+
+
+async def post_when_allowed(
+    http: httpx.AsyncClient, part: tuple[str, bytes, str]
+) -> httpx.Response:
+    """POST one file; a 429 that says when to come back (Retry-After) is waited out and the file
+    sent again, a few times; any other answer is returned as it is."""
+    for _ in range(RATE_LIMIT_RETRIES):
+        response = await http.post("/v1/files", files=[("files", part)], timeout=UPLOAD_TIMEOUT)
+        wait = response.headers.get("Retry-After", "")
+        if response.status_code != 429 or not wait.isdigit():
+            return response
+        await asyncio.sleep(min(float(wait), MAX_RETRY_AFTER_SECONDS))
+    return response
 
 
 async def poll_records(http: httpx.AsyncClient, tracker: Tracker) -> None:

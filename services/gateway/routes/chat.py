@@ -13,13 +13,15 @@ from uuid import UUID, uuid4
 
 import nats.errors
 from fastapi import APIRouter, Depends, HTTPException
+from faststream.nats import NatsBroker
 from nats.aio.subscription import Subscription
 from pydantic import BaseModel, Field
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
-from services.gateway.auth import CurrentUser
-from services.gateway.deps import Broker, Pool
+from services.gateway.auth import ExpensiveUser
+from services.gateway.deps import Broker, Pool, Streams
 from services.gateway.errors import StorableText
+from services.gateway.fair_use import HeldEventSource
 from services.gateway.schemas import ErrorResponse
 from services.gateway.streams import PING_SECONDS, SEND_TIMEOUT_SECONDS
 from shared.config import ChatSettings, chat_settings
@@ -29,6 +31,8 @@ from shared.personas import get_persona, persona_names
 
 router = APIRouter(tags=["chat"])
 ACCEPT_TIMEOUT_SECONDS = 5.0
+MAX_ATTACHMENTS = 100  # as many as one upload may bring
+MAX_MESSAGE_FIELD_CHARS = 100_000  # the schema's bound; the configured limit is checked below
 NOT_RUNNING = (
     "The chat service is not running (or did not answer): start it with `artisan up`"
     " (or `artisan run chat`) and try again."
@@ -36,10 +40,16 @@ NOT_RUNNING = (
 
 
 class ChatBody(BaseModel):
-    persona: str = Field(description="a name from GET /v1/personas")
-    message: StorableText = Field(description="your question or message")
+    persona: str = Field(max_length=100, description="a name from GET /v1/personas")
+    message: StorableText = Field(
+        max_length=MAX_MESSAGE_FIELD_CHARS,
+        description="your question or message; over ARTISAN_MAX_MESSAGE_CHARS (default 20,000)"
+        " characters it is a 413",
+    )
     attachments: list[UUID] = Field(
-        default_factory=list, description="ids of your files to restrict the answer to"
+        default_factory=list,
+        max_length=MAX_ATTACHMENTS,
+        description="ids of your files to restrict the answer to",
     )
 
 
@@ -64,9 +74,10 @@ def get_chat_settings() -> ChatSettings:
 @router.post("/v1/chat", response_class=EventSourceResponse, responses=_STREAM)
 async def chat(
     body: ChatBody,
-    user: CurrentUser,
+    user: ExpensiveUser,
     pool: Pool,
     broker: Broker,
+    streams: Streams,
     settings: Annotated[ChatSettings, Depends(get_chat_settings)],
 ) -> EventSourceResponse:
     """Ask a persona; the answer streams back with its citations."""
@@ -96,6 +107,22 @@ async def chat(
         message=body.message,
         attachments=list(dict.fromkeys(body.attachments)),
     )
+    slot = streams.take(user.id)  # before the request: a refused stream starts no answer
+    try:
+        subscription = await _accepted(broker, request)
+    except BaseException:
+        slot.release()
+        raise
+    return HeldEventSource(
+        relay(subscription, settings.answer_timeout_seconds),
+        slot=slot,
+        ping=PING_SECONDS,
+        send_timeout=SEND_TIMEOUT_SECONDS,
+    )
+
+
+async def _accepted(broker: NatsBroker, request: ChatRequest) -> Subscription:
+    """Send the request to the chat service; the subscription its answer will stream on."""
     # subscribe first: the service may start streaming as soon as it accepts
     subscription = await broker.connection.subscribe(chat_stream_subject(request.request_id))
     try:
@@ -106,11 +133,7 @@ async def chat(
     except BaseException:
         await subscription.unsubscribe()
         raise
-    return EventSourceResponse(
-        relay(subscription, settings.answer_timeout_seconds),
-        ping=PING_SECONDS,
-        send_timeout=SEND_TIMEOUT_SECONDS,
-    )
+    return subscription
 
 
 async def relay(subscription: Subscription, seconds: float) -> AsyncIterator[ServerSentEvent]:

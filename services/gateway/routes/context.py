@@ -4,10 +4,11 @@ from typing import Annotated
 from uuid import UUID
 
 from fastapi import APIRouter, HTTPException, Query
+from pydantic import AfterValidator, StringConstraints
 
-from services.gateway.auth import CurrentUser
-from services.gateway.deps import FILE_NOT_FOUND, Broker, Pool
-from services.gateway.errors import StorableText
+from services.gateway.auth import ExpensiveUser
+from services.gateway.deps import FILE_NOT_FOUND, MAX_ID_CHARS, Broker, Pool
+from services.gateway.errors import storable
 from services.gateway.schemas import ErrorResponse
 from shared.config import chat_settings
 from shared.context_client import request_context
@@ -18,6 +19,13 @@ from shared.secrets import redact
 
 router = APIRouter(tags=["context"])
 PREVIEW_TIMEOUT_SECONDS = 10.0
+MAX_ATTACHMENTS = 100
+# a question travels in the URL: 10,000 characters fit the HTTP server's ~128 KB URL even
+# percent-encoded; the configured message limit (ARTISAN_MAX_MESSAGE_CHARS) is checked below too
+MAX_QUESTION_CHARS = 10_000
+Question = Annotated[
+    str, StringConstraints(min_length=1, max_length=MAX_QUESTION_CHARS), AfterValidator(storable)
+]
 
 
 @router.get(
@@ -31,12 +39,15 @@ PREVIEW_TIMEOUT_SECONDS = 10.0
     },
 )
 async def preview_context(
-    user: CurrentUser,
+    user: ExpensiveUser,
     pool: Pool,
     broker: Broker,
-    persona: Annotated[str, Query(min_length=1, description="who would answer")],
-    q: Annotated[StorableText, Query(min_length=1, description="the question")],
-    attach: Annotated[list[str] | None, Query(description="file ids to attach")] = None,
+    persona: Annotated[str, Query(min_length=1, max_length=100, description="who would answer")],
+    q: Annotated[Question, Query(description="the question")],
+    attach: Annotated[
+        list[Annotated[str, StringConstraints(max_length=MAX_ID_CHARS)]] | None,
+        Query(max_length=MAX_ATTACHMENTS, description="file ids to attach"),
+    ] = None,
 ) -> ContextBundle:
     """The context a question would load: sections by priority, tokens, references."""
     found = get_persona(persona)

@@ -6,9 +6,10 @@ import asyncpg
 from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import PlainTextResponse
 
-from services.gateway.auth import CurrentUser
+from services.gateway.auth import CurrentUser, ExpensiveUser
 from services.gateway.deps import FILE_NOT_FOUND, Broker, FileId, Pool, Settings
 from services.gateway.ingest import queue_for_processing, store_uploads
+from services.gateway.quota import check_quota
 from services.gateway.schemas import (
     ChunkList,
     ChunkRecord,
@@ -26,7 +27,10 @@ router = APIRouter(prefix="/v1/files", tags=["files"])
 _ERRORS = {401: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
 _UPLOAD_ERRORS = {
     401: {"model": ErrorResponse},
-    413: {"model": ErrorResponse, "description": "a file over the size limit, or too many files"},
+    413: {
+        "model": ErrorResponse,
+        "description": "a file over the size limit, too many files, or over the storage quota",
+    },
     415: {"model": ErrorResponse, "description": "an unsupported file type"},
     422: {"model": ErrorResponse, "description": "an empty file, or no files"},
 }
@@ -62,7 +66,7 @@ _UPLOAD_BODY = {
     openapi_extra=_UPLOAD_BODY,
 )
 async def upload_files(
-    request: Request, user: CurrentUser, pool: Pool, broker: Broker, settings: Settings
+    request: Request, user: ExpensiveUser, pool: Pool, broker: Broker, settings: Settings
 ) -> FileList:
     """Upload files, validated before any is stored; a re-upload returns the existing file."""
     limits = UploadLimits(
@@ -71,6 +75,9 @@ async def upload_files(
         supported_extensions=SUPPORTED_EXTENSIONS,
     )
     received = await receive_files(request, limits)
+    await check_quota(
+        pool, user_id=user.id, quota_bytes=settings.storage_quota_bytes, received=received
+    )
     try:
         records = await store_uploads(
             pool, broker, user_id=user.id, received=received, media_type_for=media_type_for

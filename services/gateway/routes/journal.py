@@ -39,7 +39,8 @@ async def list_instructions(
     user: CurrentUser,
     pool: Pool,
     persona: Annotated[
-        str | None, Query(description="only global ones and this persona's own")
+        str | None,
+        Query(max_length=100, description="only global ones and this persona's own"),
     ] = None,
 ) -> InstructionList:
     """Lasting instructions you gave, oldest first; a persona sees global ones and its own."""

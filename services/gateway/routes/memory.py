@@ -1,11 +1,12 @@
 """/v1/memory: durable facts about you and your company, learned from your turns (seed 001)."""
 
+from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, HTTPException, Response
+from fastapi import APIRouter, HTTPException, Path, Response
 
 from services.gateway.auth import CurrentUser
-from services.gateway.deps import Pool
+from services.gateway.deps import MAX_ID_CHARS, Pool
 from services.gateway.schemas import ErrorResponse
 from services.gateway.turn_schemas import MemoryExport, MemoryFactRecord, MemoryList
 from shared.db import memory_facts
@@ -29,7 +30,9 @@ async def export_memory(user: CurrentUser, pool: Pool) -> MemoryExport:
 
 
 @router.delete("/{fact_id}", status_code=204, response_class=Response, responses=_ERRORS)
-async def delete_memory_fact(fact_id: str, user: CurrentUser, pool: Pool) -> Response:
+async def delete_memory_fact(
+    fact_id: Annotated[str, Path(max_length=MAX_ID_CHARS)], user: CurrentUser, pool: Pool
+) -> Response:
     try:
         parsed = UUID(fact_id)
     except ValueError:

@@ -4,10 +4,11 @@ service ranks them: the gateway never calls a model)."""
 from typing import Annotated
 
 from fastapi import APIRouter, Query
+from pydantic import AfterValidator, StringConstraints
 
-from services.gateway.auth import CurrentUser
+from services.gateway.auth import ExpensiveUser
 from services.gateway.deps import Broker
-from services.gateway.errors import StorableText
+from services.gateway.errors import storable
 from services.gateway.schemas import ErrorResponse
 from shared.context_client import request_search
 from shared.contracts import MAX_SEARCH_HITS, SearchRequest, SearchResults
@@ -15,6 +16,11 @@ from shared.secrets import redact
 
 router = APIRouter(tags=["search"])
 SEARCH_TIMEOUT_SECONDS = 10.0
+MAX_QUESTION_CHARS = 2000
+# the bounds come before the storable check, so a long question is told its length in characters
+Question = Annotated[
+    str, StringConstraints(min_length=1, max_length=MAX_QUESTION_CHARS), AfterValidator(storable)
+]
 
 
 @router.get(
@@ -26,9 +32,9 @@ SEARCH_TIMEOUT_SECONDS = 10.0
     },
 )
 async def search(
-    user: CurrentUser,
+    user: ExpensiveUser,
     broker: Broker,
-    q: Annotated[StorableText, Query(min_length=1, max_length=2000, description="the question")],
+    q: Annotated[Question, Query(description="the question")],
     limit: Annotated[int, Query(ge=1, le=MAX_SEARCH_HITS)] = 10,
 ) -> SearchResults:
     """Hybrid search (full text + vectors) over your chunks."""

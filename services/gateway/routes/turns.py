@@ -3,10 +3,10 @@
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, HTTPException, Query, Response
+from fastapi import APIRouter, Depends, HTTPException, Path, Query, Response
 
-from services.gateway.auth import CurrentUser
-from services.gateway.deps import Broker, Pool
+from services.gateway.auth import CurrentUser, ExpensiveUser
+from services.gateway.deps import MAX_ID_CHARS, Broker, Pool
 from services.gateway.schemas import ErrorResponse
 from services.gateway.turn_import import import_turns
 from services.gateway.turn_schemas import ImportRequest, TurnList, TurnPage, TurnRecord
@@ -20,7 +20,7 @@ MAX_PAGE = 1000
 _ERRORS = {401: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
 
 
-def parse_turn_id(turn_id: str) -> UUID:
+def parse_turn_id(turn_id: Annotated[str, Path(max_length=MAX_ID_CHARS)]) -> UUID:
     """A malformed id names no turn of yours: 404, like any other unknown id."""
     try:
         return UUID(turn_id)
@@ -29,7 +29,9 @@ def parse_turn_id(turn_id: str) -> UUID:
 
 
 def parse_before(
-    before: Annotated[str | None, Query(description="the `next` of the previous page")] = None,
+    before: Annotated[
+        str | None, Query(max_length=200, description="the `next` of the previous page")
+    ] = None,
 ) -> Cursor | None:
     try:
         return Cursor.decode(before) if before else None
@@ -87,7 +89,7 @@ async def delete_turn(turn_id: TurnId, user: CurrentUser, pool: Pool) -> Respons
     },
 )
 async def import_history(
-    body: ImportRequest, user: CurrentUser, pool: Pool, broker: Broker
+    body: ImportRequest, user: ExpensiveUser, pool: Pool, broker: Broker
 ) -> TurnList:
     """Bring in past conversations; each turn is journaled like a live one. Importing the same
     history again adds nothing."""

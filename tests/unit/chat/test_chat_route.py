@@ -1,4 +1,5 @@
-"""POST /v1/chat when no chat service answers: 503 with what to do, and no subscription left."""
+"""POST /v1/chat when no chat service answers: 503 with what to do, and no subscription or
+stream slot left."""
 
 import uuid
 
@@ -10,7 +11,9 @@ from fastapi.testclient import TestClient
 from services.gateway.auth import require_user
 from services.gateway.deps import get_broker, get_pool
 from services.gateway.errors import install_error_handlers
+from services.gateway.fair_use import FairUse
 from services.gateway.routes import chat
+from shared.config import GatewaySettings
 from shared.db.users import User
 
 
@@ -48,14 +51,17 @@ def test_no_chat_service_gives_503_and_unsubscribes(error: Exception) -> None:
     app = FastAPI()
     install_error_handlers(app)
     app.include_router(chat.router)
+    app.state.fair_use = FairUse(GatewaySettings(max_streams_per_user=1))
     user = User(id=uuid.uuid4(), name="u")
     app.dependency_overrides = {
         require_user: lambda: user,
         get_broker: lambda: broker,
         get_pool: lambda: None,
     }
-    response = TestClient(app).post("/v1/chat", json={"persona": "gunnar", "message": "hi"})
-    assert response.status_code == 503
-    assert "artisan up" in response.json()["detail"]
-    [subscription] = broker.connection.subscriptions
-    assert subscription.unsubscribed
+    client = TestClient(app)
+    for _ in range(2):  # the one stream slot is free again after each refusal
+        response = client.post("/v1/chat", json={"persona": "gunnar", "message": "hi"})
+        assert response.status_code == 503
+        assert "artisan up" in response.json()["detail"]
+    assert all(subscription.unsubscribed for subscription in broker.connection.subscriptions)
+    assert len(broker.connection.subscriptions) == 2

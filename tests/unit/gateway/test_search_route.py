@@ -13,7 +13,9 @@ from faststream.nats import NatsBroker, NatsResponse, TestNatsBroker
 from services.gateway.auth import require_user
 from services.gateway.deps import get_broker
 from services.gateway.errors import install_error_handlers
+from services.gateway.fair_use import FairUse
 from services.gateway.routes import search
+from shared.config import GatewaySettings
 from shared.context_client import ERROR_HEADER
 from shared.contracts import Request, SearchHit, SearchRequest, SearchResults
 from shared.db.users import User
@@ -48,6 +50,7 @@ def gateway(broker: object) -> httpx.AsyncClient:
     app = FastAPI()
     install_error_handlers(app)
     app.include_router(search.router)
+    app.state.fair_use = FairUse(GatewaySettings())
     app.dependency_overrides = {require_user: lambda: USER, get_broker: lambda: broker}
     return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test")
 
