@@ -77,6 +77,22 @@ class PipelineSettings(_ArtisanSettings):
         return 8 if models.remote_llm or models.embedder_kind in REMOTE_EMBEDDERS else 1
 
 
+class ExtractionSettings(_ArtisanSettings):
+    """Limits on reading one uploaded file (in a child process): past one, that file fails."""
+
+    extract_timeout_seconds: float = Field(60.0, gt=0, description="wall-clock time per file")
+    extract_memory_mb: int = Field(1024, ge=64, description="address space of the reading process")
+    extract_max_pdf_pages: int = Field(2000, ge=1, description="pages of one PDF")
+    extract_max_text_chars: int = Field(
+        20_000_000, ge=1, description="text one file may yield (twice a 10 MB plain-text upload)"
+    )
+
+
+@lru_cache
+def extraction_settings() -> ExtractionSettings:
+    return ExtractionSettings()
+
+
 class ChatSettings(_ArtisanSettings):
     """How answers are built: the context budget (seed 002) and retrieval (seeds 001, 003)."""
 

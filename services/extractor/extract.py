@@ -4,11 +4,12 @@ import re
 from collections.abc import Callable
 
 from services.extractor.docx_text import docx_to_text
-from services.extractor.errors import ExtractionError
+from services.extractor.errors import ExtractionError, LimitExceeded
 from services.extractor.html_text import declared_charset, html_to_text
 from services.extractor.pdf_text import pdf_to_text
 from services.extractor.plaintext import decode_text
 from services.extractor.vtt import vtt_to_text
+from shared.config import ExtractionSettings, extraction_settings
 from shared.formats import SUPPORTED_EXTENSIONS, extension_of
 
 # C0 controls other than tab and newline carry no meaning in stored text
@@ -16,8 +17,10 @@ _STRAY_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
 _EXCESS_BLANK_LINES = re.compile(r"\n(?:[ \t]*\n){3,}")
 
 
-def extract_text(data: bytes, filename: str) -> str:
-    """UTF-8 text of a supported file, normalised; ExtractionError says why it can't be read."""
+def extract_text(data: bytes, filename: str, limits: ExtractionSettings | None = None) -> str:
+    """UTF-8 text of a supported file, normalised; ExtractionError says why it can't be read.
+    Runs in the caller's process: the extractor calls it through child.extract_in_child."""
+    limits = limits or extraction_settings()
     extension = extension_of(filename)
     reader = _READERS.get(extension)
     if reader is None:
@@ -27,10 +30,22 @@ def extract_text(data: bytes, filename: str) -> str:
         )
     if not data:
         raise ExtractionError("the file is empty; no text found to remember")
-    text = normalise_text(reader(data))
+    text = normalise_text(reader(data, limits))
     if not text.strip():
         raise ExtractionError("no text found in the file after extraction; nothing to remember")
+    _check_length(text, limits.extract_max_text_chars)
     return text
+
+
+def _check_length(text: str, max_chars: int) -> None:
+    # every later stage (chunks, summaries, vectors) costs in proportion to the text, and a
+    # .docx or .pdf can hold far more text than its upload size suggests
+    if len(text) > max_chars:
+        raise LimitExceeded(
+            f"the file holds {len(text):,} characters of text, more than the {max_chars:,} one "
+            "file may hold (ARTISAN_EXTRACT_MAX_TEXT_CHARS); split it into smaller files and "
+            "upload those"
+        )
 
 
 def normalise_text(text: str) -> str:
@@ -41,19 +56,28 @@ def normalise_text(text: str) -> str:
     return text.strip("\n").rstrip() + "\n"
 
 
-def _read_plain(data: bytes) -> str:
+def _read_plain(data: bytes, _limits: ExtractionSettings) -> str:
     return decode_text(data)
 
 
-def _read_vtt(data: bytes) -> str:
+def _read_vtt(data: bytes, _limits: ExtractionSettings) -> str:
     return vtt_to_text(normalise_text(decode_text(data)))
 
 
-def _read_html(data: bytes) -> str:
+def _read_html(data: bytes, _limits: ExtractionSettings) -> str:
     return html_to_text(decode_text(data, declared_charset(data)))
 
 
-_READERS: dict[str, Callable[[bytes], str]] = {
+def _read_pdf(data: bytes, limits: ExtractionSettings) -> str:
+    return pdf_to_text(data, max_pages=limits.extract_max_pdf_pages)
+
+
+def _read_docx(data: bytes, _limits: ExtractionSettings) -> str:
+    return docx_to_text(data)
+
+
+# every reader takes the limits, though only the PDF one has a limit of its own
+_READERS: dict[str, Callable[[bytes, ExtractionSettings], str]] = {
     ".txt": _read_plain,
     ".md": _read_plain,
     ".rst": _read_plain,
@@ -61,6 +85,6 @@ _READERS: dict[str, Callable[[bytes], str]] = {
     ".vtt": _read_vtt,
     ".html": _read_html,
     ".htm": _read_html,
-    ".pdf": pdf_to_text,
-    ".docx": docx_to_text,
+    ".pdf": _read_pdf,
+    ".docx": _read_docx,
 }

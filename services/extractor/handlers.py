@@ -1,16 +1,13 @@
 """file.uploaded → text extraction → file.extracted."""
 
-import asyncio
-
 import asyncpg
 from faststream.nats import NatsBroker, NatsRouter
 
-from services.extractor.errors import ExtractionError
-from services.extractor.extract import extract_text
+from services.extractor.child import extract_in_child
 from shared.bus import publish_event
+from shared.config import extraction_settings
 from shared.contracts import Consumer, FileExtracted, FileUploaded, Subject
 from shared.db import files
-from shared.errors import PermanentError
 from shared.pipeline import announce, consumes
 
 router = NatsRouter()
@@ -22,11 +19,9 @@ async def extract_file(event: FileUploaded, pool: asyncpg.Pool, broker: NatsBrok
     if upload is None:
         return
     filename, data = upload
-    try:
-        # PDF and DOCX parsing is CPU work; keep the event loop free for acks and heartbeats
-        text = await asyncio.to_thread(extract_text, data, filename)
-    except ExtractionError as exc:
-        raise PermanentError(str(exc)) from exc
+    # parsing runs in a child process with a time and a memory limit, so a hostile file fails on
+    # its own (an ExtractionError is permanent) while this process keeps serving the others
+    text = await extract_in_child(data, filename, extraction_settings())
     async with pool.acquire() as conn:
         row = await files.store_text(conn, file_id=event.file_id, attempt=event.attempt, text=text)
     if row is None:
