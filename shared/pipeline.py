@@ -2,12 +2,13 @@
 a turn whose journaling failed), stale-event drops and progress fan-out."""
 
 import asyncio
+import itertools
 import logging
 import os
 import signal
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar, get_type_hints
 
@@ -15,6 +16,7 @@ import asyncpg
 from faststream import Context
 from faststream.exceptions import NackMessage
 from faststream.nats import NatsBroker, NatsMessage, NatsRouter
+from nats import errors as nats_errors
 from pydantic import BaseModel, TypeAdapter
 
 from shared.bus import publish_progress, work_queue
@@ -26,6 +28,22 @@ from shared.progress import progress_event
 from shared.usage import WorkContext, working_on
 
 logger = logging.getLogger(__name__)
+# errors that say the database or the bus went away, not that the work is wrong (a bare
+# ConnectionError may be a model endpoint's: for those, a probe of both decides)
+OUTAGE_ERRORS = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.exceptions.OperatorInterventionError,  # the server is shutting down or restarting
+    nats_errors.ConnectionClosedError,
+    nats_errors.ConnectionReconnectingError,
+    nats_errors.NoServersError,
+    nats_errors.TimeoutError,
+    nats_errors.StaleConnectionError,
+)
+# reruns of one delivery after outage errors; bounds a misread error that keeps recurring
+MAX_OUTAGE_RERUNS = 20
+PROBE_TIMEOUT_SECONDS = 5.0
+MAX_PROBE_PAUSE_SECONDS = 5.0
 E = TypeVar("E", bound=FileEvent | TurnEvent)
 # a pipeline step: the work one event asks for, given the pool and the broker to publish on
 Step = Callable[[E, asyncpg.Pool, NatsBroker], Awaitable[None]]
@@ -37,6 +55,15 @@ async def announce(broker: NatsBroker, row: Mapping[str, Any] | None) -> None:
         await publish_progress(broker, row["user_id"], progress_event(row))
         # out now: the worker's other messages may keep the event loop busy with CPU work
         await broker.connection.flush()
+
+
+async def announce_quietly(broker: NatsBroker, row: Mapping[str, Any]) -> None:
+    """Announce outside a step: progress events are a courtesy (the row is the truth), so a bus
+    hiccup is logged, never raised."""
+    try:
+        await announce(broker, row)
+    except Exception:
+        logger.warning("could not announce progress of %s", row["id"], exc_info=True)
 
 
 class Work(ABC):
@@ -76,7 +103,9 @@ class FileWork(Work):
     async def is_current(self, pool: asyncpg.Pool) -> bool:
         """The event's attempt is still the file's current one."""
         event = self.event
-        return await files.is_current_attempt(pool, file_id=event.file_id, attempt=event.attempt)
+        return await files.is_current_attempt(
+            pool, user_id=event.user_id, file_id=event.file_id, attempt=event.attempt
+        )
 
     async def fail(self, pool: asyncpg.Pool, broker: NatsBroker, reason: str) -> None:
         event = self.event
@@ -136,32 +165,85 @@ async def run_step(
     broker: NatsBroker,
 ) -> None:
     """Run a step for its event; retry transient errors, then fail the file (or the turn's
-    journaling) with the reason.
+    journaling) with the reason. While the database or the bus is away the step waits for it
+    and runs again, without spending a delivery: an outage is nobody's file's fault.
 
     Events of a file that was deleted, has finished, or was retried since are dropped, and so
     are events of a deleted turn.
     """
     work = work_of(event)
+    with working_on(work.context()), _kept_in_progress(msg):
+        for reruns in itertools.count():
+            try:
+                await _run_once(step, work, event, pool, broker)
+                return
+            except ConfigurationChanged as exc:
+                # not the file's fault: hand the message back and stop; the restarted process
+                # checks its configuration at start-up and says what to fix
+                logger.error("stopping: %s", exc)
+                os.kill(os.getpid(), signal.SIGTERM)
+                raise NackMessage(delay=1.0) from exc
+            except Exception as exc:
+                if reruns < MAX_OUTAGE_RERUNS and await _outage(exc, pool, broker):
+                    logger.warning(
+                        "%s waits for the database and the bus: %r", work.describe(), exc
+                    )
+                    await _wait_for_infrastructure(pool, broker)
+                    continue
+                await _failed_delivery(work, msg, pool, broker, exc)
+                return
+
+
+async def _run_once(
+    step: "Step[Any]",
+    work: Work,
+    event: FileEvent | TurnEvent,
+    pool: asyncpg.Pool,
+    broker: NatsBroker,
+) -> None:
     if not await work.is_current(pool):
         return
     try:
-        with working_on(work.context()), _kept_in_progress(msg):
-            await step(event, pool, broker)
+        await step(event, pool, broker)
     except PermanentError as exc:
         await work.fail(pool, broker, str(exc))
-    except ConfigurationChanged as exc:
-        # not the file's fault: hand the message back and stop; the restarted process checks
-        # its configuration at start-up and says what to fix
-        logger.error("stopping: %s", exc)
-        os.kill(os.getpid(), signal.SIGTERM)
-        raise NackMessage(delay=1.0) from exc
-    except Exception as exc:
-        deliveries = msg.raw_message.metadata.num_delivered
-        if deliveries < pipeline_settings().max_deliveries:
-            logger.warning("delivery %d of %s failed: %r", deliveries, work.describe(), exc)
-            raise NackMessage(delay=pipeline_settings().retry_delay_seconds * deliveries) from exc
-        logger.exception("giving up on %s after %d deliveries", work.describe(), deliveries)
-        await work.fail(pool, broker, f"{type(exc).__name__}: {exc}")
+
+
+async def _failed_delivery(
+    work: Work, msg: NatsMessage, pool: asyncpg.Pool, broker: NatsBroker, exc: Exception
+) -> None:
+    """Hand the message back for a later delivery, or fail the work on the last one."""
+    deliveries = msg.raw_message.metadata.num_delivered
+    if deliveries < pipeline_settings().max_deliveries:
+        logger.warning("delivery %d of %s failed: %r", deliveries, work.describe(), exc)
+        raise NackMessage(delay=pipeline_settings().retry_delay_seconds * deliveries) from exc
+    logger.error("giving up on %s after %d deliveries", work.describe(), deliveries, exc_info=exc)
+    await work.fail(pool, broker, f"{type(exc).__name__}: {exc}")
+
+
+async def _outage(exc: Exception, pool: asyncpg.Pool, broker: NatsBroker) -> bool:
+    """The step failed because the database or the bus is (or just was) unreachable."""
+    return isinstance(exc, OUTAGE_ERRORS) or not await _reachable(pool, broker)
+
+
+async def _reachable(pool: asyncpg.Pool, broker: NatsBroker) -> bool:
+    if not broker.connection.is_connected:
+        return False
+    try:
+        async with asyncio.timeout(PROBE_TIMEOUT_SECONDS):
+            await pool.fetchval("SELECT 1")
+    except Exception:
+        return False
+    return True
+
+
+async def _wait_for_infrastructure(pool: asyncpg.Pool, broker: NatsBroker) -> None:
+    """Return once both answer again, probing with a growing pause (forever: the supervisor or
+    the operator brings them back, and the work must not be lost meanwhile)."""
+    pause = 0.2
+    while not await _reachable(pool, broker):
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, MAX_PROBE_PAUSE_SECONDS)
 
 
 @contextmanager
@@ -172,7 +254,8 @@ def _kept_in_progress(msg: NatsMessage) -> Iterator[None]:
     async def heartbeat() -> None:
         while True:
             await asyncio.sleep(pipeline_settings().ack_wait_seconds / 3)
-            await msg.in_progress()
+            with suppress(Exception):  # the bus is away: JetStream redelivers if it must
+                await msg.in_progress()
 
     task = asyncio.create_task(heartbeat())
     try:

@@ -8,6 +8,7 @@ from shared.contracts import ProgressEvent
 
 # progress reached when the named stage *starts*, i.e. the work before it is complete
 STAGE_START = {
+    "queued": 5,
     "extracting": 10,
     "classifying": 20,
     "chunking": 30,
@@ -19,6 +20,7 @@ CHUNKS_START, CHUNKS_END = 50, 95
 
 _STAGE_TEXT = {
     "uploaded": "Uploaded",
+    "queued": "Queued",
     "extracting": "Extracting text…",
     "classifying": "Analyzing document…",
     "chunking": "Finding sections…",

@@ -1,8 +1,10 @@
 """OpenTelemetry set-up: spans sent over OTLP/HTTP if ARTISAN_OTLP_ENDPOINT is set, else off."""
 
 import logging
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 
-from opentelemetry import trace
+from opentelemetry import propagate, trace
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor
@@ -38,3 +40,18 @@ def setup_logging(service_name: str) -> None:
         level=logging.INFO,
         format=f"%(asctime)s {service_name:<10} %(levelname)-5s %(name)s: %(message)s",
     )
+
+
+def current_trace_context() -> dict[str, str]:
+    """The current span's W3C trace context, to store with work that is published later."""
+    carrier: dict[str, str] = {}
+    propagate.inject(carrier)
+    return carrier
+
+
+@contextmanager
+def continued_trace(carrier: Mapping[str, str] | None, name: str) -> Iterator[None]:
+    """A span in the trace a stored context names (a new trace when there is none)."""
+    context = propagate.extract(dict(carrier or {}))
+    with trace.get_tracer(__name__).start_as_current_span(name, context=context):
+        yield

@@ -1,16 +1,21 @@
 """Helpers shared by integration and end-to-end tests."""
 
 import asyncio
+import hashlib
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
+import asyncpg
 import httpx
 
 from shared.config import GatewaySettings, InfraSettings
-from shared.db import create_pool, users
+from shared.db import create_pool, files, users
+from shared.db.turns import NewTurn, insert_turn
+from shared.formats import media_type_for
 from shared.launcher.embedded import free_port
 from shared.launcher.stack import Stack, start_stack
 
@@ -152,3 +157,34 @@ async def follow_until_settled(client: httpx.AsyncClient, file_id: str) -> None:
     async with client.stream("GET", f"/v1/files/{file_id}/events", timeout=600) as events:
         async for _ in events.aiter_lines():
             pass
+
+
+async def park_file(
+    db: asyncpg.Pool, user_id: UUID, *, filename: str, data: bytes
+) -> asyncpg.Record:
+    """A file stored as if its event were on the bus but no worker had taken it yet: the
+    dispatcher leaves it alone (it is not queued) until it has been quiet for the re-drive
+    delay (30 s), so it stays where the test puts it."""
+    async with db.acquire() as conn, conn.transaction():
+        row, _ = await files.insert_file(
+            conn,
+            user_id=user_id,
+            filename=filename,
+            media_type=media_type_for(filename),
+            content_hash=hashlib.sha256(data).hexdigest(),
+            data=data,
+        )
+        return await conn.fetchrow(
+            f"UPDATE files SET processing_stage = 'extracting', progress = 10 WHERE id = $1"
+            f" RETURNING {files.FILE_COLUMNS}",
+            row["id"],
+        )
+
+
+async def park_turn(db: asyncpg.Pool, turn: NewTurn) -> asyncpg.Record:
+    """A turn stored as if its event were on the bus but no worker had taken it yet: the
+    dispatcher leaves it alone until it has been quiet for the re-drive delay (30 s)."""
+    async with db.acquire() as conn, conn.transaction():
+        row = await insert_turn(conn, turn)
+        await conn.execute("UPDATE superjournal SET published_at = now() WHERE id = $1", row["id"])
+        return row

@@ -1,4 +1,4 @@
-"""One chat turn, start to end: redact, gather context, stream 1A, check with 1B, store, announce.
+"""One chat turn, start to end: redact, gather context, stream 1A, check with 1B, store.
 
 Events go out on chat.stream.<request_id>: `token`s, then one `done` — or one `error`, in which
 case nothing was stored. The turn id derives from the request id, so a retried request stores
@@ -14,7 +14,6 @@ import asyncpg
 from faststream.nats import NatsBroker
 
 from services.chat.sources import final_citations, load_passages
-from shared.bus import publish_event
 from shared.config import chat_settings
 from shared.context_client import request_context
 from shared.contracts import (
@@ -22,8 +21,6 @@ from shared.contracts import (
     ChatRequest,
     ChatStreamEvent,
     ContextRequest,
-    Subject,
-    TurnCompleted,
     Usage,
     chat_stream_subject,
 )
@@ -33,6 +30,7 @@ from shared.personas import Persona, get_persona, is_name_question, persona_name
 from shared.providers import registry
 from shared.providers.base import AnswerInput, AnswerStream
 from shared.secrets import redact
+from shared.telemetry import current_trace_context
 from shared.text.citations import cited_refs
 from shared.text.words import word_pieces
 from shared.usage import WorkContext, working_on
@@ -106,10 +104,8 @@ async def _answer(
             attachments=request.attachments,
             citations=[c.model_dump(mode="json") for c in citations],
             context_sections=section_sizes,
+            trace_context=current_trace_context(),
         ),
-    )
-    await publish_event(
-        broker, Subject.TURN_COMPLETED, TurnCompleted(turn_id=turn_id, user_id=request.user_id)
     )
     return ChatDone(
         turn_id=turn_id,

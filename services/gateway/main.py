@@ -13,6 +13,7 @@ from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
 from opentelemetry.trace import Span
 
 from services.gateway.body_limit import BodyLimit, LimitFor
+from services.gateway.dispatcher import Dispatcher
 from services.gateway.errors import install_error_handlers
 from services.gateway.fair_use import FairUse
 from services.gateway.progress_hub import ProgressHub, connect_hub
@@ -74,9 +75,11 @@ def create_app(
         await connect_hub(broker, hub)
         await ensure_stream(broker)
         app.state.pool, app.state.broker, app.state.hub = pool, broker, hub
+        dispatcher = asyncio.create_task(Dispatcher(pool, broker, infra.database_url).run())
         try:
             yield
         finally:
+            dispatcher.cancel()
             hub.close()
             await broker.stop()
             await _close_pool(pool)

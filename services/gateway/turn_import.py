@@ -1,7 +1,6 @@
 """Importing past conversations: each turn stored once (deterministic ids), secrets redacted,
 and sent through the same pipeline as a live turn."""
 
-import asyncio
 import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
@@ -9,17 +8,14 @@ from uuid import UUID
 
 import asyncpg
 from fastapi import HTTPException
-from faststream.nats import NatsBroker
 
 from services.gateway.turn_schemas import MAX_IMPORT_TURNS, ImportTurn
-from shared.bus import publish_event
-from shared.contracts import Subject, TurnCompleted
 from shared.db.turns import NewTurn, insert_turn
 from shared.personas import get_persona, persona_names
 from shared.secrets import redact
+from shared.telemetry import current_trace_context
 
 _IMPORT_NAMESPACE = uuid.UUID("0b9f6a52-2f4e-4c39-8f57-7d1f0e3c6a21")
-_PUBLISH_BATCH = 100
 
 
 def import_turn_id(
@@ -61,7 +57,7 @@ def check_import(turns: Sequence[ImportTurn]) -> None:
 
 def new_turns(user_id: UUID, turns: Sequence[ImportTurn]) -> list[NewTurn]:
     # turns without a time keep their order: a microsecond apart from now
-    now = datetime.now(UTC)
+    now, trace_context = datetime.now(UTC), current_trace_context()
     prepared = []
     for index, turn in enumerate(turns):
         persona = turn.persona.strip().lower()
@@ -81,29 +77,17 @@ def new_turns(user_id: UUID, turns: Sequence[ImportTurn]) -> list[NewTurn]:
                 ai_response=answer,
                 imported=True,
                 created_at=created_at or now + timedelta(microseconds=index),
+                trace_context=trace_context,
             )
         )
     return prepared
 
 
 async def import_turns(
-    pool: asyncpg.Pool, broker: NatsBroker, *, user_id: UUID, turns: Sequence[ImportTurn]
+    pool: asyncpg.Pool, *, user_id: UUID, turns: Sequence[ImportTurn]
 ) -> list[asyncpg.Record]:
-    """Store the turns in one transaction, then queue each not yet journaled for the journal."""
+    """Store the turns in one transaction; the dispatcher then queues each for the journal."""
     check_import(turns)
     prepared = new_turns(user_id, turns)
     async with pool.acquire() as conn, conn.transaction():
-        rows = [await insert_turn(conn, turn) for turn in prepared]
-    to_queue = [row for row in rows if row["journal_status"] != "journaled"]
-    for start in range(0, len(to_queue), _PUBLISH_BATCH):
-        await asyncio.gather(
-            *(
-                publish_event(
-                    broker,
-                    Subject.TURN_COMPLETED,
-                    TurnCompleted(turn_id=row["id"], user_id=user_id),
-                )
-                for row in to_queue[start : start + _PUBLISH_BATCH]
-            )
-        )
-    return rows
+        return [await insert_turn(conn, turn) for turn in prepared]

@@ -8,7 +8,15 @@ from typing import Any, Protocol
 from shared.progress import row_message
 
 FINAL_STATUSES = frozenset({"ready", "failed", "rejected"})
-STAGE_ORDER = ("uploading", "uploaded", "extracting", "classifying", "chunking", "processing")
+STAGE_ORDER = (
+    "uploading",
+    "uploaded",
+    "queued",
+    "extracting",
+    "classifying",
+    "chunking",
+    "processing",
+)
 
 
 @dataclass(eq=False)  # identity-hashed: the views keep per-file bookkeeping keyed by state

@@ -1,6 +1,8 @@
 """The files table (and file_contents): every query is scoped by user, or by an event's attempt."""
 
+import json
 import uuid
+from collections.abc import Mapping
 from uuid import UUID
 
 import asyncpg
@@ -22,13 +24,15 @@ async def insert_file(
     media_type: str,
     content_hash: str,
     data: bytes,
+    trace_context: Mapping[str, str] | None = None,
 ) -> tuple[asyncpg.Record, bool]:
-    """Store an upload; the same content from the same user returns the existing row (True)."""
+    """Store an upload, queued for the dispatcher (its commit is the promise to process it);
+    the same content from the same user returns the existing row (True)."""
     async with conn.transaction():
         row = await conn.fetchrow(
             f"""INSERT INTO files (id, user_id, filename, media_type, size, content_hash,
-                                   processing_stage, progress)
-                VALUES ($1, $2, $3, $4, $5, $6, 'extracting', {STAGE_START["extracting"]})
+                                   processing_stage, progress, trace_context)
+                VALUES ($1, $2, $3, $4, $5, $6, 'queued', {STAGE_START["queued"]}, $7::jsonb)
                 ON CONFLICT (user_id, content_hash) DO NOTHING
                 RETURNING {FILE_COLUMNS}""",
             uuid.uuid4(),
@@ -37,6 +41,7 @@ async def insert_file(
             media_type,
             len(data),
             content_hash,
+            json.dumps(dict(trace_context or {})),
         )
         if row is None:
             existing = await conn.fetchrow(
@@ -90,13 +95,16 @@ async def load_text(conn: Conn, *, user_id: UUID, file_id: UUID) -> str | None:
     )
 
 
-async def is_current_attempt(conn: Conn, *, file_id: UUID, attempt: int) -> bool:
-    """False when the file was deleted, has finished, or was retried since the event was sent."""
+async def is_current_attempt(conn: Conn, *, user_id: UUID, file_id: UUID, attempt: int) -> bool:
+    """False when the file was deleted, has finished, or was retried since the event was sent,
+    and for an event naming another user than the file's owner."""
     return bool(
         await conn.fetchval(
-            "SELECT true FROM files WHERE id = $1 AND attempt = $2 AND status = 'processing'",
+            "SELECT true FROM files"
+            " WHERE id = $1 AND attempt = $2 AND status = 'processing' AND user_id = $3",
             file_id,
             attempt,
+            user_id,
         )
     )
 
@@ -204,19 +212,24 @@ async def mark_failed(
 
 
 async def reset_for_retry(
-    conn: asyncpg.Connection, *, user_id: UUID, file_id: UUID
+    conn: asyncpg.Connection, *, user_id: UUID, file_id: UUID, quiet_seconds: float
 ) -> asyncpg.Record | None:
-    """Start a failed file over as a new attempt; None unless it is the user's failed file."""
+    """Start a file over as a new attempt, queued for the dispatcher: a failed one, or one whose
+    processing has been quiet for quiet_seconds (stranded). None for any other file."""
     async with conn.transaction():
         row = await conn.fetchrow(
-            f"""UPDATE files SET status = 'processing', processing_stage = 'extracting',
-                    progress = {STAGE_START["extracting"]}, error_message = NULL,
+            f"""UPDATE files SET status = 'processing', processing_stage = 'queued',
+                    progress = {STAGE_START["queued"]}, error_message = NULL,
                     total_chunks = 0, processed_chunks = 0, file_type = NULL, summary = NULL,
-                    attempt = attempt + 1, updated_at = clock_timestamp()
-                WHERE id = $1 AND user_id = $2 AND status = 'failed'
+                    attempt = attempt + 1, redrives = 0, updated_at = clock_timestamp()
+                WHERE id = $1 AND user_id = $2
+                  AND (status = 'failed'
+                       OR status = 'processing' AND processing_stage <> 'queued'
+                          AND updated_at < clock_timestamp() - make_interval(secs => $3))
                 RETURNING {FILE_COLUMNS}""",
             file_id,
             user_id,
+            quiet_seconds,
         )
         if row is not None:
             await conn.execute("DELETE FROM file_chunks WHERE file_id = $1", file_id)

@@ -33,17 +33,19 @@ class NewTurn:
     imported: bool = False
     created_at: datetime | None = None  # None: now
     id: UUID = field(default_factory=uuid.uuid4)
+    trace_context: dict[str, str] = field(default_factory=dict)  # continued by its journaling
 
 
 async def insert_turn(conn: Conn, turn: NewTurn) -> asyncpg.Record:
-    """Store a turn (idempotent on its id) and return the row."""
+    """Store a turn (idempotent on its id) and return the row; the gateway's dispatcher queues
+    it for the journal once committed (published_at stays NULL until then)."""
     cited = [UUID(str(c["chunk_id"])) for c in turn.citations if c.get("chunk_id")]
     return await conn.fetchrow(
         f"""INSERT INTO superjournal (id, user_id, persona_name, user_message, ai_response, model,
                 prompt_tokens, completion_tokens, attachments, cited_chunk_ids, citations,
-                context_sections, imported, created_at)
+                context_sections, imported, created_at, trace_context)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13,
-                    coalesce($14, now()))
+                    coalesce($14, now()), $15::jsonb)
             ON CONFLICT (id) DO UPDATE SET id = EXCLUDED.id
             RETURNING {TURN_COLUMNS}""",
         turn.id,
@@ -60,6 +62,7 @@ async def insert_turn(conn: Conn, turn: NewTurn) -> asyncpg.Record:
         json.dumps(list(turn.context_sections)),
         turn.imported,
         turn.created_at,
+        json.dumps(turn.trace_context),
     )
 
 

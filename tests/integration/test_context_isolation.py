@@ -5,8 +5,8 @@ import asyncpg
 import httpx
 import pytest
 
-from shared.db.turns import NewTurn, insert_turn
-from tests.helpers import import_turns, wait_journaled
+from shared.db.turns import NewTurn
+from tests.helpers import import_turns, park_turn, wait_journaled
 from tests.integration.test_context import all_ids, preview, section
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -37,7 +37,7 @@ async def test_a_turn_not_yet_journaled_is_seen_only_by_its_own_persona(
     user_id = api_client.user_id  # type: ignore[attr-defined]
     message = "Vlad, never use sports analogies."
     turn = NewTurn(user_id=user_id, persona_name="vlad", user_message=message, ai_response="OK.")
-    row = await insert_turn(db, turn)  # stored, not yet announced: no journal row
+    row = await park_turn(db, turn)  # stored, not yet journaled: no journal row
 
     gunnar = await preview(api_client, "gunnar", "Any advice on pricing?")
     assert str(row["id"]) not in all_ids(gunnar)

@@ -1,7 +1,6 @@
 """A message that keeps failing is retried a bounded number of times, then fails its file."""
 
 import asyncio
-import hashlib
 from collections.abc import Iterator
 
 import asyncpg
@@ -13,10 +12,11 @@ from nats.js.api import ConsumerConfig
 from shared.bus import STREAM, create_broker, work_queue
 from shared.config import pipeline_settings
 from shared.contracts import Consumer, FileUploaded
-from shared.db import files, users
+from shared.db import users
 from shared.errors import PermanentError
 from shared.launcher.stack import Stack
 from shared.pipeline import run_step
+from tests.helpers import park_file
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -32,15 +32,7 @@ def fast_retries(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 async def _new_file(db: asyncpg.Pool, label: str) -> FileUploaded:
     user, _ = await users.create_user(db, name=label)
-    async with db.acquire() as conn:
-        row, _ = await files.insert_file(
-            conn,
-            user_id=user.id,
-            filename=f"{label}.txt",
-            media_type="text/plain",
-            content_hash=hashlib.sha256(label.encode()).hexdigest(),
-            data=label.encode(),
-        )
+    row = await park_file(db, user.id, filename=f"{label}.txt", data=label.encode())
     return FileUploaded(file_id=row["id"], user_id=user.id, attempt=1)
 
 

@@ -1,6 +1,5 @@
 """The gateway's REST API against the running system: bad input, ownership, dedup, delete, retry."""
 
-import hashlib
 import uuid
 
 import asyncpg
@@ -10,7 +9,7 @@ import pytest
 from shared.db import files
 from shared.launcher.stack import Stack
 from tests.conftest import TEST_ENV, ClientFactory
-from tests.helpers import upload, wait_for_status
+from tests.helpers import park_file, upload, wait_for_status
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -30,16 +29,7 @@ async def post_files(client: httpx.AsyncClient, *parts: tuple[str, bytes]) -> ht
 
 async def stored_file(db: asyncpg.Pool, user_id: uuid.UUID, *, failed: bool = False) -> str:
     """A file stored without being queued, so it stays where the test puts it."""
-    data = unique(MEMO).encode()
-    async with db.acquire() as conn:
-        row, _ = await files.insert_file(
-            conn,
-            user_id=user_id,
-            filename="parked.md",
-            media_type="text/markdown",
-            content_hash=hashlib.sha256(data).hexdigest(),
-            data=data,
-        )
+    row = await park_file(db, user_id, filename="parked.md", data=unique(MEMO).encode())
     if failed:
         await files.mark_failed(db, file_id=row["id"], attempt=row["attempt"], reason="test")
     return str(row["id"])
@@ -231,12 +221,25 @@ async def test_content_before_extraction_is_409(
     assert (await api_client.get(f"/v1/files/{file_id}/chunks")).json() == {"items": []}
 
 
-async def test_only_a_failed_file_can_be_retried(
+async def test_a_file_still_moving_cannot_be_retried(
     api_client: httpx.AsyncClient, db: asyncpg.Pool
 ) -> None:
     file_id = await stored_file(db, api_client.user_id)
     response = await api_client.post(f"/v1/files/{file_id}/retry")
-    assert response.status_code == 409 and "processing" in response.json()["detail"]
+    assert response.status_code == 409 and "still being processed" in response.json()["detail"]
+
+
+async def test_a_stranded_file_can_be_retried_and_becomes_ready(
+    api_client: httpx.AsyncClient, db: asyncpg.Pool
+) -> None:
+    file_id = await stored_file(db, api_client.user_id)
+    await db.execute(
+        "UPDATE files SET updated_at = now() - interval '1 hour' WHERE id = $1", uuid.UUID(file_id)
+    )
+    response = await api_client.post(f"/v1/files/{file_id}/retry")
+    assert response.status_code == 202 and response.json()["processing_stage"] == "queued"
+    await wait_for_status(api_client, file_id, "ready")
+    assert await db.fetchval("SELECT attempt FROM files WHERE id = $1", uuid.UUID(file_id)) == 2
 
 
 async def test_a_failed_file_retried_goes_to_ready(
@@ -249,7 +252,7 @@ async def test_a_failed_file_retried_goes_to_ready(
     assert response.status_code == 202
     retried = response.json()
     assert retried["id"] == file_id and retried["status"] == "processing"
-    assert retried["error_message"] is None and retried["progress"] == 10
+    assert retried["error_message"] is None and retried["processing_stage"] == "queued"
     ready = await wait_for_status(api_client, file_id, "ready")
     assert ready["total_chunks"] >= 1
     attempt = await db.fetchval("SELECT attempt FROM files WHERE id = $1", uuid.UUID(file_id))

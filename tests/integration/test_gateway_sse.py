@@ -1,7 +1,6 @@
 """Server-sent progress events from the running system: current state first, in order, to 100."""
 
 import asyncio
-import hashlib
 import json
 import uuid
 from collections.abc import AsyncIterator
@@ -11,10 +10,9 @@ import asyncpg
 import httpx
 import pytest
 
-from shared.db import files
 from shared.launcher.stack import Stack
 from tests.conftest import ClientFactory
-from tests.helpers import upload, wait_for_status
+from tests.helpers import park_file, upload, wait_for_status
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -116,16 +114,7 @@ async def test_the_user_stream_sees_a_file_from_upload_to_100_in_order(
 async def test_the_user_stream_starts_with_every_processing_file(
     api_client: httpx.AsyncClient, db: asyncpg.Pool
 ) -> None:
-    data = unique(MEMO).encode()
-    async with db.acquire() as conn:  # stored but never queued: it stays processing
-        row, _ = await files.insert_file(
-            conn,
-            user_id=api_client.user_id,
-            filename="parked.md",
-            media_type="text/markdown",
-            content_hash=hashlib.sha256(data).hexdigest(),
-            data=data,
-        )
+    row = await park_file(db, api_client.user_id, filename="parked.md", data=unique(MEMO).encode())
     for headers in ({}, {"Last-Event-ID": f"{row['id']}:010:000000:0:processing"}):
         async with (
             asyncio.timeout(STREAM_TIMEOUT),
@@ -187,16 +176,7 @@ async def test_reconnecting_after_the_final_event_gets_204(api_client: httpx.Asy
 async def test_a_file_deleted_while_streaming_ends_its_stream(
     api_client: httpx.AsyncClient, db: asyncpg.Pool
 ) -> None:
-    data = unique(MEMO).encode()
-    async with db.acquire() as conn:
-        row, _ = await files.insert_file(
-            conn,
-            user_id=api_client.user_id,
-            filename="doomed.md",
-            media_type="text/markdown",
-            content_hash=hashlib.sha256(data).hexdigest(),
-            data=data,
-        )
+    row = await park_file(db, api_client.user_id, filename="doomed.md", data=unique(MEMO).encode())
     async with (
         asyncio.timeout(STREAM_TIMEOUT),
         api_client.stream("GET", f"/v1/files/{row['id']}/events") as response,

@@ -19,7 +19,7 @@ from shared.db.turns import NewTurn, insert_turn
 from shared.errors import ModelOutputError
 from shared.launcher.stack import Stack
 from shared.pipeline import run_step
-from tests.helpers import import_turns, wait_journaled
+from tests.helpers import import_turns, park_turn, wait_journaled
 
 SECRETS = {
     "password": "hunter2xyz",
@@ -264,7 +264,7 @@ async def test_a_turn_step_that_fails_for_good_leaves_the_reason_on_the_turn(
 ) -> None:
     user_id = api_client.user_id  # type: ignore[attr-defined]
     rows = [
-        await insert_turn(
+        await park_turn(
             db, NewTurn(user_id=user_id, persona_name="vlad", user_message=m, ai_response="ok")
         )
         for m in ("first", "second")

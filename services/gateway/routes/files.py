@@ -8,7 +8,7 @@ from fastapi.responses import PlainTextResponse
 
 from services.gateway.auth import CurrentUser, ExpensiveUser
 from services.gateway.deps import FILE_NOT_FOUND, Broker, FileId, Pool, Settings
-from services.gateway.ingest import queue_for_processing, store_uploads
+from services.gateway.ingest import store_uploads
 from services.gateway.quota import check_quota
 from services.gateway.schemas import (
     ChunkList,
@@ -19,8 +19,10 @@ from services.gateway.schemas import (
     ModelCallList,
 )
 from services.gateway.upload_stream import UploadLimits, receive_files
+from shared.config import dispatch_settings
 from shared.db import chunks, files, model_calls
 from shared.formats import SUPPORTED_EXTENSIONS, media_type_for
+from shared.pipeline import announce_quietly
 
 router = APIRouter(prefix="/v1/files", tags=["files"])
 
@@ -145,15 +147,16 @@ async def delete_file(file_id: FileId, user: CurrentUser, pool: Pool) -> Respons
     responses={**_ERRORS, 409: {"model": ErrorResponse}},
 )
 async def retry_file(file_id: FileId, user: CurrentUser, pool: Pool, broker: Broker) -> FileRecord:
-    """Process a failed file again from the start."""
+    """Process a failed file again from the start (or one whose processing stopped moving)."""
+    quiet = dispatch_settings().redrive_after_seconds
     async with pool.acquire() as conn:
-        row = await files.reset_for_retry(conn, user_id=user.id, file_id=file_id)
-    if row is None:
-        current = await _owned_file(pool, user.id, file_id)
-        raise HTTPException(
-            409, f"Only a failed file can be retried; this one is {current['status']}."
+        row = await files.reset_for_retry(
+            conn, user_id=user.id, file_id=file_id, quiet_seconds=quiet
         )
-    return FileRecord.from_row(await queue_for_processing(pool, broker, row))
+    if row is None:
+        raise HTTPException(409, _not_retryable(await _owned_file(pool, user.id, file_id), quiet))
+    await announce_quietly(broker, row)
+    return FileRecord.from_row(row)
 
 
 async def _owned_file(pool: asyncpg.Pool, user_id: UUID, file_id: UUID) -> asyncpg.Record:
@@ -161,6 +164,16 @@ async def _owned_file(pool: asyncpg.Pool, user_id: UUID, file_id: UUID) -> async
     if row is None:
         raise HTTPException(404, FILE_NOT_FOUND)
     return row
+
+
+def _not_retryable(row: asyncpg.Record, quiet: float) -> str:
+    if row["status"] == "ready":
+        return "The file is ready; only a failed file (or a stuck one) can be retried."
+    return (
+        f"The file is still being processed (stage: {row['processing_stage']}); it can be"
+        f" retried once it has made no progress for {quiet:.0f} s. Follow its progress with"
+        f" GET /v1/files/{row['id']}/events."
+    )
 
 
 def _no_text_yet(row: asyncpg.Record) -> str:

@@ -6,7 +6,7 @@ from uuid import UUID
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Response
 
 from services.gateway.auth import CurrentUser, ExpensiveUser
-from services.gateway.deps import MAX_ID_CHARS, Broker, Pool
+from services.gateway.deps import MAX_ID_CHARS, Pool
 from services.gateway.schemas import ErrorResponse
 from services.gateway.turn_import import import_turns
 from services.gateway.turn_schemas import ImportRequest, TurnList, TurnPage, TurnRecord
@@ -88,12 +88,10 @@ async def delete_turn(turn_id: TurnId, user: CurrentUser, pool: Pool) -> Respons
         422: {"model": ErrorResponse, "description": "an unknown persona, or a malformed turn"},
     },
 )
-async def import_history(
-    body: ImportRequest, user: ExpensiveUser, pool: Pool, broker: Broker
-) -> TurnList:
+async def import_history(body: ImportRequest, user: ExpensiveUser, pool: Pool) -> TurnList:
     """Bring in past conversations; each turn is journaled like a live one. Importing the same
     history again adds nothing."""
-    rows = await import_turns(pool, broker, user_id=user.id, turns=body.turns)
+    rows = await import_turns(pool, user_id=user.id, turns=body.turns)
     return TurnList(items=[TurnRecord.from_row(row) for row in rows])
 
 

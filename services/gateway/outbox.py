@@ -1,0 +1,160 @@
+"""The outbox's SQL (migration 0009): committed work not yet on the bus, chosen fairly, and work
+that went quiet, re-driven.
+
+A file waits in the 'queued' stage and a turn with published_at NULL. Each user has at most a
+few files (and turns) in the pipeline at once; the rest wait here, so one user's thousand files
+queue behind each other, not in front of everyone else's.
+"""
+
+from collections.abc import Sequence
+from uuid import UUID
+
+import asyncpg
+
+from shared.db.files import FILE_COLUMNS
+from shared.progress import STAGE_START
+
+Conn = asyncpg.Connection | asyncpg.Pool
+
+# per waiting user, the oldest queued files that fit beside the ones already in flight
+_NEXT_FILES = """
+    WITH waiting AS (
+        SELECT DISTINCT user_id FROM files
+        WHERE status = 'processing' AND processing_stage = 'queued'
+    ), in_flight AS (
+        SELECT user_id, count(*) AS n FROM files
+        WHERE status = 'processing' AND processing_stage <> 'queued'
+          AND user_id IN (SELECT user_id FROM waiting)
+        GROUP BY user_id
+    )
+    SELECT next.id, next.user_id, next.attempt, next.trace_context
+    FROM waiting LEFT JOIN in_flight USING (user_id)
+    CROSS JOIN LATERAL (
+        SELECT id, user_id, attempt, trace_context, uploaded_at FROM files
+        WHERE user_id = waiting.user_id
+          AND status = 'processing' AND processing_stage = 'queued'
+        ORDER BY uploaded_at, id
+        LIMIT greatest($1 - coalesce(in_flight.n, 0), 0)
+    ) next
+    ORDER BY next.uploaded_at
+    LIMIT $2"""
+
+_NEXT_TURNS = """
+    WITH waiting AS (
+        SELECT DISTINCT user_id FROM superjournal
+        WHERE journal_status = 'pending' AND published_at IS NULL
+    ), in_flight AS (
+        SELECT user_id, count(*) AS n FROM superjournal
+        WHERE journal_status = 'pending' AND published_at IS NOT NULL
+          AND user_id IN (SELECT user_id FROM waiting)
+        GROUP BY user_id
+    )
+    SELECT next.id, next.user_id, next.journal_attempt, next.trace_context
+    FROM waiting LEFT JOIN in_flight USING (user_id)
+    CROSS JOIN LATERAL (
+        SELECT id, user_id, journal_attempt, trace_context, created_at FROM superjournal
+        WHERE user_id = waiting.user_id AND journal_status = 'pending' AND published_at IS NULL
+        ORDER BY created_at, id
+        LIMIT greatest($1 - coalesce(in_flight.n, 0), 0)
+    ) next
+    ORDER BY next.created_at
+    LIMIT $2"""
+
+
+async def next_files(conn: Conn, *, per_user: int, limit: int) -> list[asyncpg.Record]:
+    return await conn.fetch(_NEXT_FILES, per_user, limit)
+
+
+async def next_turns(conn: Conn, *, per_user: int, limit: int) -> list[asyncpg.Record]:
+    return await conn.fetch(_NEXT_TURNS, per_user, limit)
+
+
+async def files_dispatched(
+    conn: Conn, *, ids: Sequence[UUID], attempts: Sequence[int]
+) -> list[asyncpg.Record]:
+    """Queued files whose file.uploaded is on the bus start extracting (a quick extractor may
+    have moved one on already: it is left as it is)."""
+    return await conn.fetch(
+        f"""UPDATE files SET processing_stage = 'extracting',
+                progress = GREATEST(progress, {STAGE_START["extracting"]}),
+                updated_at = clock_timestamp()
+            FROM unnest($1::uuid[], $2::int[]) AS sent(id, attempt)
+            WHERE files.id = sent.id AND files.attempt = sent.attempt
+              AND status = 'processing' AND processing_stage = 'queued'
+            RETURNING {", ".join(f"files.{c.strip()}" for c in FILE_COLUMNS.split(","))}""",
+        list(ids),
+        list(attempts),
+    )
+
+
+async def turns_dispatched(conn: Conn, *, ids: Sequence[UUID], attempts: Sequence[int]) -> None:
+    await conn.execute(
+        """UPDATE superjournal SET published_at = clock_timestamp()
+           FROM unnest($1::uuid[], $2::int[]) AS sent(id, attempt)
+           WHERE superjournal.id = sent.id AND journal_attempt = sent.attempt
+             AND published_at IS NULL""",
+        list(ids),
+        list(attempts),
+    )
+
+
+async def redrive_files(conn: Conn, *, quiet_seconds: float, max_redrives: int) -> list:
+    """Files handed to the bus that went quiet start over as a new attempt, queued again; their
+    chunks stay, so unchanged ones keep their cuts and vectors (no second model call)."""
+    return await conn.fetch(
+        f"""UPDATE files SET attempt = attempt + 1, redrives = redrives + 1,
+                processing_stage = 'queued', progress = {STAGE_START["queued"]},
+                processed_chunks = 0, updated_at = clock_timestamp()
+            WHERE status = 'processing' AND processing_stage <> 'queued'
+              AND updated_at < clock_timestamp() - make_interval(secs => $1)
+              AND redrives < $2
+            RETURNING {FILE_COLUMNS}""",
+        quiet_seconds,
+        max_redrives,
+    )
+
+
+async def fail_stalled_files(
+    conn: Conn, *, quiet_seconds: float, max_redrives: int, reason: str
+) -> list[asyncpg.Record]:
+    return await conn.fetch(
+        f"""UPDATE files SET status = 'failed', processing_stage = 'failed',
+                error_message = $3, updated_at = clock_timestamp()
+            WHERE status = 'processing' AND processing_stage <> 'queued'
+              AND updated_at < clock_timestamp() - make_interval(secs => $1)
+              AND redrives >= $2
+            RETURNING {FILE_COLUMNS}""",
+        quiet_seconds,
+        max_redrives,
+        reason,
+    )
+
+
+async def redrive_turns(conn: Conn, *, quiet_seconds: float, max_redrives: int) -> int:
+    """Turns on the bus that went quiet are published again (as a new attempt)."""
+    rows = await conn.fetch(
+        """UPDATE superjournal SET journal_attempt = journal_attempt + 1, published_at = NULL
+           WHERE journal_status = 'pending'
+             AND published_at < clock_timestamp() - make_interval(secs => $1)
+             AND journal_attempt <= $2
+           RETURNING id""",
+        quiet_seconds,
+        max_redrives,
+    )
+    return len(rows)
+
+
+async def fail_stalled_turns(
+    conn: Conn, *, quiet_seconds: float, max_redrives: int, reason: str
+) -> int:
+    rows = await conn.fetch(
+        """UPDATE superjournal SET journal_status = 'failed', journal_error = $3
+           WHERE journal_status = 'pending'
+             AND published_at < clock_timestamp() - make_interval(secs => $1)
+             AND journal_attempt > $2
+           RETURNING id""",
+        quiet_seconds,
+        max_redrives,
+        reason,
+    )
+    return len(rows)
