@@ -58,14 +58,16 @@ async def ensure_stream(broker: NatsBroker) -> None:
         await jetstream.update_stream(config)
 
 
-def work_queue(consumer: Consumer) -> dict[str, Any]:
-    """Subscriber options for a durable pull consumer shared by all replicas of a service."""
+def work_queue(consumer: Consumer, concurrency: int | None = None) -> dict[str, Any]:
+    """Subscriber options for a durable pull consumer shared by all replicas of a service;
+    `concurrency` overrides the pipeline's messages-at-once for this consumer."""
     settings = pipeline_settings()
+    concurrency = concurrency or settings.concurrency()
     return {
         "stream": STREAM,
         "durable": consumer.value,
-        "pull_sub": PullSub(batch_size=settings.concurrency(), timeout=5.0),
-        "max_workers": settings.concurrency(),
+        "pull_sub": PullSub(batch_size=concurrency, timeout=5.0),
+        "max_workers": concurrency,
         "config": ConsumerConfig(
             durable_name=consumer.value,
             deliver_policy=DeliverPolicy.ALL,

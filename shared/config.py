@@ -86,6 +86,12 @@ class ExtractionSettings(_ArtisanSettings):
     extract_max_text_chars: int = Field(
         20_000_000, ge=1, description="text one file may yield (twice a 10 MB plain-text upload)"
     )
+    extract_concurrency: int = Field(
+        4,
+        ge=1,
+        description="files one extractor reads at once (each in its own child process, so a"
+        " file that runs to the time limit does not hold up the others)",
+    )
 
 
 @lru_cache

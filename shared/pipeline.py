@@ -265,9 +265,10 @@ def _kept_in_progress(msg: NatsMessage) -> Iterator[None]:
 
 
 def consumes(
-    router: NatsRouter, subject: Subject, consumer: Consumer
+    router: NatsRouter, subject: Subject, consumer: Consumer, concurrency: int | None = None
 ) -> Callable[["Step[E]"], "Step[E]"]:
-    """Register a step as the durable consumer of a subject (its event type from its hints)."""
+    """Register a step as the durable consumer of a subject (its event type from its hints),
+    working on `concurrency` messages at once (default: the pipeline's setting)."""
 
     def register(step: "Step[E]") -> "Step[E]":
         event_type = get_type_hints(step)["event"]
@@ -281,7 +282,8 @@ def consumes(
             await run_step(step, event=event, msg=msg, pool=pool, broker=broker)
 
         handler.__name__ = handler.__qualname__ = f"on_{subject.replace('.', '_')}"
-        router.subscriber(subject, **work_queue(consumer), title=f"{consumer}:{subject}")(handler)
+        options = work_queue(consumer, concurrency)
+        router.subscriber(subject, **options, title=f"{consumer}:{subject}")(handler)
         return step
 
     return register

@@ -13,7 +13,14 @@ from shared.pipeline import announce, consumes
 router = NatsRouter()
 
 
-@consumes(router, Subject.FILE_UPLOADED, Consumer.EXTRACTOR)
+# parsing waits on a child process, so several files at once cost little and a file that runs
+# to the time limit holds one slot, not the whole extractor
+@consumes(
+    router,
+    Subject.FILE_UPLOADED,
+    Consumer.EXTRACTOR,
+    concurrency=extraction_settings().extract_concurrency,
+)
 async def extract_file(event: FileUploaded, pool: asyncpg.Pool, broker: NatsBroker) -> None:
     upload = await files.load_upload(pool, file_id=event.file_id)
     if upload is None:

@@ -4,7 +4,7 @@ uploads with live progress, a streamed answer with citations, stars, deletions, 
 import asyncio
 
 import pytest
-from playwright.async_api import Page, expect
+from playwright.async_api import Page, Route, expect
 
 from shared.launcher.stack import Stack
 from tests.e2e.conftest import UPLOAD_LIMIT, WebUser, screenshot
@@ -182,3 +182,31 @@ async def test_a_wrong_key_is_refused_with_a_message(page: Page, web_system: Sta
     await page.keyboard.press("Enter")
     await expect(page.locator("#key-error")).to_contain_text("That key was refused")
     await expect(page.locator("#app")).to_be_hidden()
+
+
+async def test_an_upload_over_the_rate_limit_waits_and_is_sent_again(
+    page: Page, web_system: Stack, web_user: WebUser
+) -> None:
+    """A folder dropped at once can meet the upload budget: the 429's Retry-After is honoured."""
+    await open_app(page, web_system, web_user)
+    refused: list[str] = []
+
+    async def refuse_the_first(route: Route) -> None:
+        if route.request.method == "POST" and not refused:
+            refused.append(route.request.url)
+            await route.fulfill(
+                status=429,
+                headers={"Retry-After": "1", "Content-Type": "application/json"},
+                body='{"detail": "Too many uploads. Try again in 1 s."}',
+            )
+        else:
+            await route.continue_()
+
+    await page.route("**/v1/files", refuse_the_first)
+    await page.locator("#file-input").set_input_files(text_file("later.md", documents.markdown()))
+    await page.locator("#files-button").click()
+    await expect(file_row(page, "later.md")).to_have_attribute(
+        "data-status", "ready", timeout=60_000
+    )
+    assert len(refused) == 1
+    await expect(page.locator("#notices .notice.error")).to_have_count(0)

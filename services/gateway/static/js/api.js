@@ -73,6 +73,32 @@ function parseJson(text) {
   }
 }
 
+const MAX_UPLOAD_WAITS = 20;
+
+/** One upload request (XHR: fetch has no upload progress); one per file, so each fails alone. */
+function uploadOnce(file, onProgress) {
+  const form = new FormData();
+  form.append("files", file, file.name);
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open("POST", "/v1/files");
+    request.setRequestHeader("Authorization", `Bearer ${storedKey()}`);
+    request.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
+    request.onerror = () => reject(new ApiError(0, NETWORK_DOWN));
+    request.onload = () => {
+      const payload = parseJson(request.responseText);
+      if (request.status === 202) return resolve(payload.items[0]);
+      const detail = typeof payload?.detail === "string" ? payload.detail : `${request.status}: upload failed; try again.`;
+      const error = new ApiError(request.status, detail);
+      const retryAfter = request.getResponseHeader("Retry-After");
+      if (request.status === 429 && retryAfter !== null) error.retryAfter = Number(retryAfter);
+      if (request.status === 401) unauthorizedListeners.forEach((listener) => listener(error));
+      reject(error);
+    };
+    request.send(form);
+  });
+}
+
 async function getJson(path, options) {
   const response = await send(path, options);
   return response.json();
@@ -94,28 +120,19 @@ export const api = {
   deleteFact: (id) => send(`/v1/memory/${id}`, { method: "DELETE" }),
 
   /**
-   * Upload one file, reporting the fraction of bytes sent (XHR: fetch has no upload progress).
-   * One request per file, so files upload in parallel and each fails on its own.
+   * Upload one file, reporting the fraction of bytes sent. A folder dropped at once can meet
+   * the upload rate limit: a 429 with Retry-After is waited out and sent again.
    */
-  upload(file, onProgress = () => {}) {
-    const form = new FormData();
-    form.append("files", file, file.name);
-    return new Promise((resolve, reject) => {
-      const request = new XMLHttpRequest();
-      request.open("POST", "/v1/files");
-      request.setRequestHeader("Authorization", `Bearer ${storedKey()}`);
-      request.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
-      request.onerror = () => reject(new ApiError(0, NETWORK_DOWN));
-      request.onload = () => {
-        const payload = parseJson(request.responseText);
-        if (request.status === 202) return resolve(payload.items[0]);
-        const detail = typeof payload?.detail === "string" ? payload.detail : `${request.status}: upload failed; try again.`;
-        const error = new ApiError(request.status, detail);
-        if (request.status === 401) unauthorizedListeners.forEach((listener) => listener(error));
-        reject(error);
-      };
-      request.send(form);
-    });
+  async upload(file, onProgress = () => {}) {
+    for (let waits = 0; ; waits += 1) {
+      try {
+        return await uploadOnce(file, onProgress);
+      } catch (error) {
+        if (error.retryAfter === undefined || waits >= MAX_UPLOAD_WAITS) throw error;
+        onProgress(0);
+        await new Promise((resume) => setTimeout(resume, error.retryAfter * 1000));
+      }
+    }
   },
 
   /**
