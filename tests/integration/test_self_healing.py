@@ -23,12 +23,26 @@ from shared.launcher.embedded import EmbeddedNats, EmbeddedPostgres, running_nat
 from shared.launcher.stack import Stack, wait_until_ready
 from tests.conftest import TEST_ENV
 from tests.fixtures import documents
-from tests.helpers import assert_exact_coverage, client_for_new_user, own_stack
+from tests.helpers import (
+    assert_exact_coverage,
+    client_for_new_user,
+    import_turns,
+    own_stack,
+    wait_journaled,
+)
 
 logger = logging.getLogger(__name__)
 HEAL_EVERY_SECONDS = 0.5  # as `artisan up`
 SETTLE_SECONDS = 120.0
 WRONG_TOKEN = "artisan_" + "0" * 64
+HISTORY = [
+    {
+        "persona": "stefan",
+        "user_message": f"We decided to move release {n} to Monday.",
+        "ai_response": "ok",
+    }
+    for n in range(12)
+]
 
 
 class Healer(threading.Thread):
@@ -124,19 +138,25 @@ async def test_a_killed_nats_comes_back_and_every_file_becomes_ready(healer: Hea
     assert server.process.pid != old_pid and server.is_alive()
 
 
-async def test_a_killed_postgres_comes_back_and_every_file_becomes_ready(healer: Healer) -> None:
+# SIGKILL: a crash; SIGINT: PostgreSQL's "fast" shutdown (what an operator's restart does)
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT], ids=["killed", "fast-shutdown"])
+async def test_a_stopped_postgres_comes_back_and_every_file_becomes_ready(
+    healer: Healer, how: signal.Signals
+) -> None:
     postgres = embedded_postgres(healer.stack)
     pid_file = postgres.server.pgdata / "postmaster.pid"  # type: ignore[attr-defined]
     old_pid = int(pid_file.read_text().split()[0])
-    await _kill_mid_pipeline(healer, "postgres", lambda: os.kill(old_pid, signal.SIGKILL))
+    await _kill_mid_pipeline(healer, "postgres", lambda: os.kill(old_pid, how))
     assert int(pid_file.read_text().split()[0]) != old_pid and postgres.is_alive()
 
 
 async def _kill_mid_pipeline(healer: Healer, name: str, kill: Callable[[], None]) -> None:
-    """Upload a file of every format, kill `name` while they are processed, and time the heal."""
+    """Upload a file of every format and import turns, kill `name` while they are processed, and
+    time the heal: every file ready, every turn journaled."""
     stack = healer.stack
     client = await client_for_new_user(stack, f"{name}-kill")
     try:
+        turns = await import_turns(client, HISTORY)
         ids = await _upload_every_format(client)
         statuses = [await _status(client, file_id) for file_id in ids]
         killed_at = time.monotonic()
@@ -145,14 +165,16 @@ async def _kill_mid_pipeline(healer: Healer, name: str, kill: Callable[[], None]
         await asyncio.to_thread(wait_until_ready, stack.gateway_url, stack.supervisor, 60)
         ready_at = time.monotonic()
         await _wait_all_ready(client, ids)
+        await wait_journaled(client, [turn["id"] for turn in turns], timeout=SETTLE_SECONDS)
         settled_at = time.monotonic()
         await _assert_whole(client, ids)
     finally:
         await client.aclose()
     logger.warning(  # the figures of the report (see them with --log-cli-level=WARNING)
-        f"{name} SIGKILLed with {statuses.count('processing')} of {len(ids)} files in the"
+        f"{name} stopped with {statuses.count('processing')} of {len(ids)} files in the"
         f" pipeline: restarted after {restarted_at - killed_at:.2f} s, /readyz 200 after"
-        f" {ready_at - killed_at:.2f} s, every file ready after {settled_at - killed_at:.2f} s"
+        f" {ready_at - killed_at:.2f} s, every file ready and turn journaled after"
+        f" {settled_at - killed_at:.2f} s"
     )
     assert "processing" in statuses, "the kill came after the pipeline had finished"
 
