@@ -11,6 +11,7 @@ from tests.e2e.conftest import UPLOAD_LIMIT, WebUser, screenshot
 from tests.e2e.web import RECORDER, TRANSCRIPT, drop_file, file_row, open_app, text_file
 from tests.fixtures import documents
 from tests.fixtures.transcripts import interview_transcript
+from tests.helpers import upload
 
 pytestmark = pytest.mark.e2e
 
@@ -36,7 +37,7 @@ async def test_upload_watch_progress_ask_and_open_a_citation(
 async def upload_three_files_and_watch_them_finish(page: Page) -> None:
     """Two files through the paperclip's file picker, one dragged onto the input bar."""
     async with page.expect_file_chooser() as chooser:
-        await page.get_by_role("button", name="Upload and attach files").click()
+        await page.get_by_role("button", name="Upload files").click()
     await (await chooser.value).set_files(
         [
             text_file(TRANSCRIPT, interview_transcript()),
@@ -66,14 +67,13 @@ async def upload_three_files_and_watch_them_finish(page: Page) -> None:
 
 async def ask_and_open_a_citation(page: Page, web_user: WebUser) -> str:
     """The answer streams, cites, and its citation opens on the exact passage; the turn's id."""
-    # the three uploads are attachments of the next message, which is sent with Enter
-    await expect(page.locator("#attachments .chip")).to_have_count(3)
+    # uploading never narrows a question: no file is chosen, so answers may use every file
+    await expect(page.locator("#attachments")).to_be_hidden()
     await page.locator("#message").fill("What did our largest customers keep asking for?")
     await page.keyboard.press("Enter")
     turn = page.locator(".turn[data-turn-id]:not([data-turn-id=''])")
     await expect(turn).to_have_count(1, timeout=30_000)
-    await expect(page.locator("#attachments")).to_be_hidden()
-    await expect(turn.locator(".turn-attachments .chip")).to_have_count(3)
+    await expect(turn.locator(".turn-attachments")).to_have_count(0)
     seen = await page.evaluate("window.seen")
     assert any(text.strip() for text in seen["streamed"]), "no token was shown before the end"
     await expect(turn.locator(".answer")).to_contain_text("predictable bills")
@@ -210,3 +210,64 @@ async def test_an_upload_over_the_rate_limit_waits_and_is_sent_again(
     )
     assert len(refused) == 1
     await expect(page.locator("#notices .notice.error")).to_have_count(0)
+
+
+async def test_answers_use_only_the_files_you_tick_and_say_so(
+    page: Page, web_system: Stack, web_user: WebUser
+) -> None:
+    """NotebookLM-style sources: uploading scopes nothing; ticking files does, visibly, until
+    cleared; a failed file cannot be ticked."""
+    board = "board-notes.md", "# Board notes\n\nOur gross margin is 74% this quarter.\n"
+    interview = "interview.md", "# Interview\n\nThe customer wants predictable bills.\n"
+    for name, text in (board, interview):
+        await upload(web_user.client, name, text)
+    broken = await upload(web_user.client, "broken.txt", bytes(range(256)) * 8)
+    await open_app(page, web_system, web_user)
+    await page.locator("#files-button").click()
+    for name in (board[0], interview[0]):
+        await expect(file_row(page, name)).to_have_attribute("data-status", "ready", timeout=60_000)
+    await expect(file_row(page, "broken.txt")).to_have_attribute(
+        "data-status", "failed", timeout=60_000
+    )
+    await expect(file_row(page, "broken.txt").locator(".source-box")).to_be_disabled()
+
+    # with nothing ticked, a question about the board notes is answered from them
+    await ask(page, "What is our gross margin?")
+    first = page.locator(".turn[data-turn-id]:not([data-turn-id=''])").last
+    await expect(first.locator(".answer")).to_contain_text("74%")
+    await expect(first.locator(".turn-attachments")).to_have_count(0)
+
+    # ticking the interview scopes the next questions to it, and the bar says so
+    if await page.locator("#files-dropdown").is_hidden():
+        await page.locator("#files-button").click()
+    await file_row(page, interview[0]).get_by_role("checkbox").check()
+    await page.keyboard.press("Escape")
+    await expect(page.locator("#attachments")).to_contain_text("Answers use only:")
+    await expect(page.locator("#attachments .chip")).to_have_text([interview[0]])
+    await ask(page, "What is our gross margin?")
+    scoped = page.locator(".turn[data-turn-id]:not([data-turn-id=''])").nth(1)
+    await expect(scoped.locator(".turn-attachments")).to_contain_text("Answered only from")
+    await expect(scoped.locator(".turn-attachments .chip")).to_have_text([interview[0]])
+    await expect(scoped.locator(".answer")).not_to_contain_text("74%")
+    turn_id = await scoped.get_attribute("data-turn-id")
+    stored = (await web_user.client.get(f"/v1/turns/{turn_id}")).json()
+    interview_id = file_row(page, interview[0])
+    assert stored["attachments"] == [await interview_id.get_attribute("data-file-id")]
+
+    # the choice survives a reload and is cleared with one click
+    await page.reload()
+    await expect(page.locator("#attachments .chip")).to_have_text([interview[0]])
+    await page.get_by_role("button", name="Use all files").click()
+    await expect(page.locator("#attachments")).to_be_hidden()
+    response = await web_user.client.post(
+        "/v1/chat", json={"persona": "gunnar", "message": "hi", "attachments": [broken["id"]]}
+    )
+    assert response.status_code == 422 and "cannot be a source" in response.json()["detail"]
+
+
+async def ask(page: Page, question: str) -> None:
+    answered = page.locator(".turn[data-turn-id]:not([data-turn-id=''])")
+    before = await answered.count()
+    await page.locator("#message").fill(question)
+    await page.keyboard.press("Enter")
+    await expect(answered).to_have_count(before + 1, timeout=30_000)

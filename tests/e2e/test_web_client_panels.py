@@ -67,7 +67,7 @@ async def test_instructions_and_facts_are_listed_per_persona_and_can_be_forgotte
 async def test_usable_at_375_pixels(page: Page, web_system: Stack, web_user: WebUser) -> None:
     await page.set_viewport_size({"width": 375, "height": 812})
     await open_app(page, web_system, web_user)
-    for control in ("Upload and attach files", "Send", "Files", "Memory"):
+    for control in ("Upload files", "Send", "Files", "Memory"):
         await expect(page.get_by_role("button", name=control, exact=True)).to_be_in_viewport()
     overflow = await page.evaluate("document.documentElement.scrollWidth")
     assert overflow <= 375

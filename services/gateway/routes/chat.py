@@ -49,7 +49,8 @@ class ChatBody(BaseModel):
     attachments: list[UUID] = Field(
         default_factory=list,
         max_length=MAX_ATTACHMENTS,
-        description="ids of your files to restrict the answer to",
+        description="ids of your files the answer may use (none: all your files); a failed"
+        " file is a 422",
     )
 
 
@@ -96,9 +97,16 @@ async def chat(
             " attach it.",
         )
     for file_id in dict.fromkeys(body.attachments):
-        if await files.get_file(pool, user_id=user.id, file_id=file_id) is None:
+        record = await files.get_file(pool, user_id=user.id, file_id=file_id)
+        if record is None:
             raise HTTPException(
                 404, f"Attachment {file_id} not found: check it with GET /v1/files."
+            )
+        if record["status"] == "failed":
+            raise HTTPException(
+                422,
+                f"'{record['filename']}' could not be processed, so it cannot be a source:"
+                f" {record['error_message']} Retry it, or choose other files.",
             )
     request = ChatRequest(
         request_id=uuid4(),

@@ -3,7 +3,7 @@
 
 import { api, NETWORK_DOWN } from "./api.js";
 import { openCitation } from "./citation.js";
-import { takeAttachments } from "./composer.js";
+import { chosenSources } from "./composer.js";
 import { fileRecord } from "./files.js";
 import { renderMarkdown } from "./markdown.js";
 import { avatar, currentPersona, persona } from "./personas.js";
@@ -81,18 +81,18 @@ export function sendMessage(text) {
     notify(`${currentPersona().display_name} is still answering; send again when the answer is done.`);
     return false;
   }
-  const attachments = takeAttachments();
+  const attachments = chosenSources();
   const speaker = currentPersona();
   const view = turnView({
     persona: speaker.name,
     user_message: text,
-    attachments: attachments.map((record) => record.id),
+    attachments,
     created_at: new Date().toISOString(),
   });
   messages().append(view);
   updateEmptyState();
   scrollToEnd();
-  stream(view, { persona: speaker.name, message: text, attachments: attachments.map((r) => r.id) });
+  stream(view, { persona: speaker.name, message: text, attachments });
   return true;
 }
 
@@ -179,7 +179,9 @@ function turnView(turn) {
       "div",
       { class: "msg user" },
       el("p", { class: "user-text" }, turn.user_message),
-      turn.attachments?.length ? el("p", { class: "turn-attachments" }, turn.attachments.map(attachmentLabel)) : null,
+      turn.attachments?.length
+        ? el("p", { class: "turn-attachments" }, "Answered only from ", turn.attachments.map(attachmentLabel))
+        : null,
     ),
     el(
       "div",

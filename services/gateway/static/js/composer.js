@@ -1,41 +1,63 @@
 // The input bar (seed 000): paperclip, message, file button; drop files anywhere on it.
-// Files uploaded from here are attached to the next message until sent or removed.
+// Uploading never narrows a question. Which files answers may use is an explicit choice, made
+// with the tick boxes in the files list and shown above the bar until cleared (it survives a
+// reload); with none chosen, answers use all your files.
 
-import { uploadFiles } from "./files.js";
+import { fileRecord, uploadFiles } from "./files.js";
 import { el, iconButton } from "./ui.js";
 
-const attached = new Map(); // file id -> record
+const STORED_SOURCES = "artisan.sources";
+const sources = new Set(JSON.parse(localStorage.getItem(STORED_SOURCES) ?? "[]")); // file ids
 
-export function attach(record) {
-  attached.set(record.id, record);
-  renderAttachments();
+export function isSource(fileId) {
+  return sources.has(fileId);
 }
 
-export function detach(fileId) {
-  if (attached.delete(fileId)) renderAttachments();
+/** Tick or untick a file as a source; only a ready file can be chosen. */
+export function chooseSource(record, chosen) {
+  if (chosen && record.status === "ready") sources.add(record.id);
+  else sources.delete(record.id);
+  saveSources();
 }
 
-/** The attachments of the message being sent; the bar starts empty again. */
-export function takeAttachments() {
-  const records = [...attached.values()];
-  attached.clear();
-  renderAttachments();
-  return records;
+/** A deleted or failed file stops being a source. */
+export function dropSource(fileId) {
+  if (sources.delete(fileId)) saveSources();
 }
 
-function renderAttachments() {
+/** The ids the next question may use (empty: all your files). */
+export function chosenSources() {
+  return [...sources];
+}
+
+function saveSources() {
+  localStorage.setItem(STORED_SOURCES, JSON.stringify([...sources]));
+  renderSources();
+  // the files list shows the same choice in its tick boxes
+  for (const box of document.querySelectorAll("#file-list .source-box")) {
+    box.checked = sources.has(box.closest(".file-row").dataset.fileId);
+  }
+}
+
+export function renderSources() {
   const container = document.getElementById("attachments");
-  container.hidden = attached.size === 0;
-  container.replaceChildren(
-    ...[...attached.values()].map((record) =>
-      el(
-        "span",
-        { class: "chip", dataset: { fileId: record.id } },
-        el("span", { class: "chip-label" }, record.filename),
-        iconButton("close", `Remove ${record.filename} from this message`, () => detach(record.id)),
-      ),
-    ),
-  );
+  container.hidden = sources.size === 0;
+  const chips = [...sources].map((id) => {
+    const name = fileRecord(id)?.filename ?? "a file";
+    return el(
+      "span",
+      { class: "chip", dataset: { fileId: id } },
+      el("span", { class: "chip-label" }, name),
+      iconButton("close", `Stop using ${name} for answers`, () => dropSource(id)),
+    );
+  });
+  const clear = el("button", { type: "button", class: "link clear-sources", onclick: clearSources }, "Use all files");
+  container.replaceChildren(el("span", { class: "sources-label" }, "Answers use only:"), ...chips, clear);
+}
+
+function clearSources() {
+  sources.clear();
+  saveSources();
 }
 
 /** `onSend(text)` returns true when the message was taken (false while an answer streams). */

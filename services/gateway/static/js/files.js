@@ -7,13 +7,16 @@ import { el, formatSize, formatTime, iconButton, lineRange, notify, progressRing
 
 const files = new Map(); // id -> {record, key: order of the last state shown, message}
 const uploading = new Map(); // client id -> {name, sent: 0..1}
-const listeners = { attach: () => {}, remove: () => {} };
+// the composer's choice of sources, wired by main.js (the composer imports this module)
+const listeners = { isSource: () => false, choose: () => {}, remove: () => {}, changed: () => {}, sources: () => [] };
 let source = null;
 let reconnectDelay = 1000;
 
-/** `attach(record)` is called for files uploaded from the input bar; `remove(id)` on deletion. */
-export function onFileEvents({ attach, remove }) {
-  Object.assign(listeners, { attach, remove });
+/** `isSource(id)` and `choose(record, chosen)` back each file's tick box; `remove(id)` is called
+ * when a file is deleted or fails; `changed()` after every change to the list; `sources()` are
+ * the chosen ids. */
+export function onFileEvents({ isSource, choose, remove, changed, sources }) {
+  Object.assign(listeners, { isSource, choose, remove, changed, sources });
 }
 
 export function fileRecord(id) {
@@ -58,6 +61,7 @@ async function resync() {
   const seen = new Set(items.map((record) => record.id));
   for (const id of files.keys()) if (!seen.has(id)) files.delete(id);
   items.forEach(takeRecord);
+  for (const id of listeners.sources()) if (!seen.has(id)) listeners.remove(id);
   render();
 }
 
@@ -163,13 +167,13 @@ async function refreshRecord(id) {
 
 let uploadCounter = 0;
 
-/** Upload every file in parallel; from the input bar they also become the next message's
- * attachments. */
-export function uploadFiles(fileList, { attach = true } = {}) {
-  return Promise.all([...fileList].map((file) => uploadOne(file, attach)));
+/** Upload every file in parallel. Uploading never narrows a question: which files answers use
+ * is chosen with the tick boxes. */
+export function uploadFiles(fileList) {
+  return Promise.all([...fileList].map(uploadOne));
 }
 
-async function uploadOne(file, attach) {
+async function uploadOne(file) {
   const clientId = `upload-${(uploadCounter += 1)}`;
   uploading.set(clientId, { name: file.name, sent: 0 });
   render();
@@ -180,7 +184,6 @@ async function uploadOne(file, attach) {
     });
     takeRecord(record);
     if (record.duplicate) notify(`'${record.filename}' is already uploaded; using the file you have.`);
-    if (attach) listeners.attach(record);
   } catch (error) {
     reportError(error, `Uploading '${file.name}'`);
   } finally {
@@ -233,8 +236,10 @@ function counts() {
 }
 
 function render() {
+  for (const { record } of files.values()) if (record.status === "failed") listeners.remove(record.id);
   renderBadge();
   renderList();
+  listeners.changed();
 }
 
 function renderBadge() {
@@ -304,10 +309,25 @@ function fileRow(entry) {
       "span",
       { class: "file-actions" },
       failed ? iconButton("retry", `Retry ${record.filename}`, () => retryFile(record)) : null,
-      iconButton("paperclip", `Attach ${record.filename} to your next message`, () => listeners.attach(record)),
+      sourceBox(record),
       iconButton("trash", `Delete ${record.filename}`, () => deleteFile(record)),
     ),
   );
+}
+
+/** Tick a ready file to have answers use only the ticked files. */
+function sourceBox(record) {
+  const usable = record.status === "ready";
+  const label = `Use ${record.filename} for answers`;
+  return el("input", {
+    type: "checkbox",
+    class: "source-box",
+    checked: listeners.isSource(record.id),
+    disabled: !usable,
+    "aria-label": label,
+    title: usable ? `${label} (answers then use only the ticked files)` : "Only a ready file can be a source",
+    onchange: (event) => listeners.choose(record, event.target.checked),
+  });
 }
 
 export function setupFileMenu() {

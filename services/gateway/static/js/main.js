@@ -2,7 +2,7 @@
 
 import { api, forgetKey, onUnauthorized, storedKey, storeKey } from "./api.js";
 import { clearConversation, loadHistory, sendMessage, setupHistoryPaging, updateEmptyState } from "./chat.js";
-import { attach, detach, setupComposer } from "./composer.js";
+import { chooseSource, chosenSources, dropSource, isSource, renderSources, setupComposer } from "./composer.js";
 import { onFileEvents, setupFileMenu, startFiles, stopFiles } from "./files.js";
 import { refreshMemory, setupMemoryPanel } from "./memory.js";
 import { setupPersonas } from "./personas.js";
@@ -16,7 +16,7 @@ async function start() {
   setupFileMenu();
   setupMemoryPanel();
   setupHistoryPaging();
-  onFileEvents({ attach, remove: detach });
+  onFileEvents({ isSource, choose: chooseSource, remove: dropSource, changed: renderSources, sources: chosenSources });
   onUnauthorized((error) => askForKey(error.message));
   document.getElementById("sign-out").addEventListener("click", () => {
     forgetKey();
