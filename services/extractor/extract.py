@@ -3,12 +3,15 @@
 import re
 from collections.abc import Callable
 
+from services.extractor.csv_text import csv_to_text
 from services.extractor.docx_text import docx_to_text
-from services.extractor.errors import ExtractionError, LimitExceeded
+from services.extractor.errors import ExtractionError, too_much_text
 from services.extractor.html_text import declared_charset, html_to_text
 from services.extractor.pdf_text import pdf_to_text
 from services.extractor.plaintext import decode_text
+from services.extractor.pptx_text import pptx_to_text
 from services.extractor.vtt import vtt_to_text
+from services.extractor.xlsx_text import xlsx_to_text
 from shared.config import ExtractionSettings, extraction_settings
 from shared.formats import SUPPORTED_EXTENSIONS, extension_of
 
@@ -38,14 +41,8 @@ def extract_text(data: bytes, filename: str, limits: ExtractionSettings | None =
 
 
 def _check_length(text: str, max_chars: int) -> None:
-    # every later stage (chunks, summaries, vectors) costs in proportion to the text, and a
-    # .docx or .pdf can hold far more text than its upload size suggests
     if len(text) > max_chars:
-        raise LimitExceeded(
-            f"the file holds {len(text):,} characters of text, more than the {max_chars:,} one "
-            "file may hold (ARTISAN_EXTRACT_MAX_TEXT_CHARS); split it into smaller files and "
-            "upload those"
-        )
+        raise too_much_text(len(text), max_chars)
 
 
 def normalise_text(text: str) -> str:
@@ -76,7 +73,20 @@ def _read_docx(data: bytes, _limits: ExtractionSettings) -> str:
     return docx_to_text(data)
 
 
-# every reader takes the limits, though only the PDF one has a limit of its own
+# a table's text repeats its column names on every row: counted while it is read
+def _read_csv(data: bytes, limits: ExtractionSettings) -> str:
+    return csv_to_text(data, max_chars=limits.extract_max_text_chars)
+
+
+def _read_xlsx(data: bytes, limits: ExtractionSettings) -> str:
+    return xlsx_to_text(data, max_chars=limits.extract_max_text_chars)
+
+
+def _read_pptx(data: bytes, limits: ExtractionSettings) -> str:
+    return pptx_to_text(data, max_chars=limits.extract_max_text_chars)
+
+
+# every reader takes the limits, though not every one has a limit of its own
 _READERS: dict[str, Callable[[bytes, ExtractionSettings], str]] = {
     ".txt": _read_plain,
     ".md": _read_plain,
@@ -87,4 +97,7 @@ _READERS: dict[str, Callable[[bytes, ExtractionSettings], str]] = {
     ".htm": _read_html,
     ".pdf": _read_pdf,
     ".docx": _read_docx,
+    ".csv": _read_csv,
+    ".xlsx": _read_xlsx,
+    ".pptx": _read_pptx,
 }

@@ -35,7 +35,7 @@ def decode_text(data: bytes, declared_encoding: str | None = None) -> str:
     if b"\x00" in data[:_BINARY_SAMPLE] or _looks_binary(data[:_BINARY_SAMPLE]):
         raise ExtractionError(
             "the file looks like binary data, not text; upload a text document "
-            "(.txt, .md, .rst, .log, .vtt, .html) or a .pdf / .docx"
+            "(.txt, .md, .csv, .rst, .log, .vtt, .html) or a .pdf, .docx, .xlsx or .pptx"
         )
     if declared := _usable_encoding(declared_encoding):
         return _checked(_decode_strictly(data, declared))

@@ -22,6 +22,7 @@ from services.gateway.routes import (
     context,
     events,
     files,
+    formats,
     health,
     journal,
     memory,
@@ -95,7 +96,7 @@ def create_app(
     install_error_handlers(app)
     for module in (files, events, search, chat, personas, turns, journal, memory, context):
         app.include_router(module.router, responses=RATE_LIMITED)
-    for module in (health, web):
+    for module in (health, formats, web):
         app.include_router(module.router)
     web.mount_static(app)
     app.add_middleware(BodyLimit, limit_for=body_limits(app.state.gateway_settings))

@@ -50,6 +50,8 @@ _ROLE_WORDS = word_set(
     "q a question answer interviewer interviewee moderator host guest speaker participant "
     "respondent boss expert narrator"
 )
+# a field of a table row as the extractor writes rows: 'Region: EMEA | Revenue: 4.9M'
+_RECORD_FIELD = re.compile(r"[^:|]{1,60}: ")
 _MAX_TITLE_CHARS = 100
 _MAX_HEADING_WORDS = 12
 
@@ -171,12 +173,18 @@ def _is_caps_heading(text: str) -> bool:
 
 def _speaker_candidate(line: str) -> str | None:
     match = _SPEAKER.match(line)
-    if not match:
+    if not match or _is_record(line):
         return None
     label = match.group("label").strip()
     if label.lower() in _NOT_SPEAKERS:
         return None
     return label
+
+
+def _is_record(line: str) -> bool:
+    """A table row names its columns, not a person speaking."""
+    fields = line.split(" | ", 2)[:2]
+    return len(fields) == 2 and all(_RECORD_FIELD.match(field) for field in fields)
 
 
 def _speaker(

@@ -9,7 +9,7 @@ from docx.document import Document as WordDocument
 
 from services.extractor.errors import ExtractionError
 from services.extractor.extract import extract_text
-from shared.formats import SUPPORTED_EXTENSIONS, media_type_for
+from shared.formats import SUPPORTED_EXTENSIONS, extension_of, media_type_for
 from tests.fixtures import documents
 
 
@@ -23,13 +23,22 @@ def _docx_bytes(build: Callable[[WordDocument], None]) -> bytes:
 
 def test_supported_extensions_and_media_types() -> None:
     assert set(SUPPORTED_EXTENSIONS) == {
-        ".txt", ".md", ".rst", ".log", ".vtt", ".html", ".htm", ".pdf", ".docx"
+        ".txt", ".md", ".rst", ".log", ".vtt", ".html", ".htm", ".pdf", ".docx", ".csv", ".xlsx",
+        ".pptx",
     }  # fmt: skip
     assert media_type_for("notes.MD") == "text/markdown"
     assert media_type_for("call.vtt") == "text/vtt"
     assert media_type_for("report.pdf") == "application/pdf"
     assert media_type_for("a.docx").endswith("wordprocessingml.document")
+    assert media_type_for("a.xlsx").endswith("spreadsheetml.sheet")
+    assert media_type_for("a.pptx").endswith("presentationml.presentation")
+    assert media_type_for("a.csv") == "text/csv"
     assert media_type_for("archive.zip") == "application/octet-stream"
+
+
+def test_every_supported_format_is_in_the_end_to_end_documents() -> None:
+    fixtures = {extension_of(name) for name in documents.every_format()}
+    assert fixtures | {".htm"} == set(SUPPORTED_EXTENSIONS)  # .htm is read as .html
 
 
 @pytest.mark.parametrize("filename", sorted(documents.every_format()))
@@ -211,5 +220,7 @@ def test_docx_headings_lists_and_tables_in_document_order() -> None:
 
 
 def test_broken_docx_fails_with_a_reason() -> None:
-    with pytest.raises(ExtractionError, match=r"could not read the Word document.*\.docx"):
+    with pytest.raises(ExtractionError, match=r"not a Word document \(it may be damaged.*\.docx"):
         extract_text(b"PK\x03\x04 not a real zip", "old.docx")
+    with pytest.raises(ExtractionError, match=r"could not read the Word document \(.*\); save"):
+        extract_text(documents.xlsx(), "renamed.docx")

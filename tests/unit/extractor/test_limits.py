@@ -9,9 +9,9 @@ import pytest
 from docx import Document
 from pypdf import PdfReader, PdfWriter
 
-from services.extractor.docx_text import MAX_PARTS
 from services.extractor.errors import ExtractionError, LimitExceeded
 from services.extractor.extract import extract_text
+from services.extractor.ooxml import MAX_PARTS
 from shared.config import ExtractionSettings
 from tests.benchmarks.hostile_inputs import MB, understated_sizes, zip_bomb_docx
 from tests.fixtures import documents

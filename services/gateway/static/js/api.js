@@ -110,6 +110,7 @@ export const api = {
   turn: (id) => getJson(`/v1/turns/${id}`),
   star: (id, starred) => getJson(`/v1/turns/${id}/star`, { method: starred ? "POST" : "DELETE" }),
   deleteTurn: (id) => send(`/v1/turns/${id}`, { method: "DELETE" }),
+  formats: () => getJson("/v1/formats"),
   files: () => getJson("/v1/files"),
   file: (id) => getJson(`/v1/files/${id}`),
   chunks: (id) => getJson(`/v1/files/${id}/chunks`),

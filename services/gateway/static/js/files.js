@@ -2,8 +2,9 @@
 
 import { api } from "./api.js";
 import { forgetFileChunks } from "./citation.js";
+import { fileFailure, loadUploadRules, refusalOf, uploadFailure } from "./formats.js";
 import { renderMarkdown } from "./markdown.js";
-import { el, formatSize, formatTime, iconButton, lineRange, notify, progressRing, reportError } from "./ui.js";
+import { el, formatSize, formatTime, iconButton, inUserWords, lineRange, notify, progressRing, reportError } from "./ui.js";
 
 const files = new Map(); // id -> {record, key: order of the last state shown, message}
 const uploading = new Map(); // client id -> {name, sent: 0..1}
@@ -29,6 +30,7 @@ let quietCheck = null;
 /** Follow progress; each time the stream (re)opens, the file list is read again — it is the
  * truth for files that finished or vanished while the stream was down. */
 export function startFiles() {
+  loadUploadRules();
   connectEvents();
   // an event published while the stream was still connecting is never sent again: a file that
   // stays quiet while processing is read again, as the server does for the files it streams
@@ -128,11 +130,16 @@ function applyProgress(event) {
 }
 
 const refreshing = new Set();
+// failures already told, by file and attempt: a file seen failed when the page loads is only
+// shown on the badge, one that fails while you watch is told once
+const toldFailures = new Set();
+const failureKey = (record) => `${record.id}:${record.attempt}`;
 
 /** Store a record read from the API; a live event may already be further along than the read,
  * and progress never goes backwards on screen. */
 function takeRecord(record) {
   const entry = files.get(record.id);
+  if (!entry && record.status === "failed") toldFailures.add(failureKey(record));
   const behind = entry && record.status === "processing" && record.progress < entry.record.progress;
   files.set(record.id, {
     record: behind ? { ...record, ...progressOf(entry.record) } : record,
@@ -174,6 +181,8 @@ export function uploadFiles(fileList) {
 }
 
 async function uploadOne(file) {
+  const refusal = refusalOf(file);
+  if (refusal) return notify(refusal, "error");
   const clientId = `upload-${(uploadCounter += 1)}`;
   uploading.set(clientId, { name: file.name, sent: 0 });
   render();
@@ -185,7 +194,7 @@ async function uploadOne(file) {
     takeRecord(record);
     if (record.duplicate) notify(`'${record.filename}' is already uploaded; using the file you have.`);
   } catch (error) {
-    reportError(error, `Uploading '${file.name}'`);
+    if (error?.status !== 401) notify(uploadFailure(file.name, error), "error"); // a 401: the key screen says it
   } finally {
     uploading.delete(clientId);
     render();
@@ -228,29 +237,47 @@ function stageText(entry) {
 function counts() {
   let processing = uploading.size;
   let ready = 0;
+  let failed = 0;
   for (const { record } of files.values()) {
     if (record.status === "processing") processing += 1;
     if (record.status === "ready") ready += 1;
+    if (record.status === "failed") failed += 1;
   }
-  return { processing, ready };
+  return { processing, ready, failed };
+}
+
+/** Say so when a file fails while you watch, once it is known why. */
+function tellFailures() {
+  for (const { record } of files.values()) {
+    if (record.status !== "failed" || !record.error_message || toldFailures.has(failureKey(record))) continue;
+    toldFailures.add(failureKey(record));
+    notify(fileFailure(record), "error");
+  }
 }
 
 function render() {
   for (const { record } of files.values()) if (record.status === "failed") listeners.remove(record.id);
   renderBadge();
   renderList();
+  tellFailures();
   listeners.changed();
 }
 
 function renderBadge() {
   const button = document.getElementById("files-button");
   const badge = document.getElementById("files-badge");
-  const { processing, ready } = counts();
+  const failedBadge = document.getElementById("files-failed");
+  const { processing, ready, failed } = counts();
   button.classList.toggle("busy", processing > 0);
   badge.hidden = processing === 0 && ready === 0;
   badge.textContent = String(processing || ready);
-  const state = processing ? `${processing} processing` : `${ready} ready`;
-  button.setAttribute("aria-label", files.size || uploading.size ? `Files: ${state}` : "Files");
+  failedBadge.hidden = failed === 0;
+  failedBadge.textContent = String(failed);
+  const state = [];
+  if (processing) state.push(`${processing} processing`);
+  else if (ready || !failed) state.push(`${ready} ready`);
+  if (failed) state.push(`${failed} failed`);
+  button.setAttribute("aria-label", files.size || uploading.size ? `Files: ${state.join(", ")}` : "Files");
   button.title = button.getAttribute("aria-label");
 }
 
@@ -303,7 +330,7 @@ function fileRow(entry) {
         record.file_type ? el("span", { class: `tag ${record.file_type}` }, record.file_type) : null,
         el("span", { class: "stage" }, stageText(entry)),
       ),
-      failed ? el("p", { class: "error-text" }, record.error_message || "Processing failed.") : null,
+      failed ? el("p", { class: "error-text" }, inUserWords(record.error_message || "Processing failed.")) : null,
     ),
     el(
       "span",

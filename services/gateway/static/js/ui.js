@@ -35,9 +35,10 @@ export function iconButton(name, label, onclick, attributes = {}) {
   return el("button", { type: "button", class: "icon-button", "aria-label": label, title: label, onclick, ...attributes }, icon(name));
 }
 
-const NOTICE_SECONDS = 8;
+// long enough to read, short enough to get out of the way; hovering or focusing one holds it
+const NOTICE_SECONDS = { error: 8, info: 4 };
 
-/** A message at the top of the page; errors stay until dismissed, others fade. */
+/** A short message at the top of the conversation; it fades by itself or is dismissed. */
 export function notify(message, kind = "info") {
   const region = document.getElementById("notices");
   const notice = el(
@@ -46,16 +47,36 @@ export function notify(message, kind = "info") {
     el("p", {}, message),
     iconButton("close", "Dismiss", () => notice.remove()),
   );
+  let timer = null;
+  const hold = () => clearTimeout(timer);
+  const fade = () => {
+    hold();
+    timer = setTimeout(() => notice.remove(), (NOTICE_SECONDS[kind] ?? NOTICE_SECONDS.info) * 1000);
+  };
+  notice.addEventListener("mouseenter", hold);
+  notice.addEventListener("mouseleave", fade);
+  notice.addEventListener("focusin", hold);
+  notice.addEventListener("focusout", fade);
   region.append(notice);
-  if (kind !== "error") setTimeout(() => notice.remove(), NOTICE_SECONDS * 1000);
+  fade();
   return notice;
+}
+
+// The API names the setting an operator would change, "(ARTISAN_MAX_UPLOAD_BYTES)"; the people
+// using this page are told what to do instead.
+const SETTING_NOTE = /\s*\((?:the limit is |set )?ARTISAN_[A-Z0-9_]+\)/g;
+const SETTING = /\bARTISAN_[A-Z0-9_]+\b/g;
+
+/** A server message without the names of server settings. */
+export function inUserWords(message) {
+  return String(message).replace(SETTING_NOTE, "").replace(SETTING, "a setting of this Artisan");
 }
 
 /** Report a failed API call (ApiError or anything thrown) as a readable notice. */
 export function reportError(error, prefix = "") {
   if (error?.name === "AbortError") return;
   if (error?.status === 401) return; // the key screen says it
-  const message = error?.message || String(error);
+  const message = inUserWords(error?.message || String(error));
   notify(prefix ? `${prefix}: ${message}` : message, "error");
 }
 
