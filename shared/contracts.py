@@ -146,11 +146,13 @@ class TurnCompressed(TurnEvent):
 
 
 class Citation(BaseModel):
-    """A numbered source: a passage of a file (file_id) or a past turn of the journal (turn_id)."""
+    """A numbered source: a passage of a file (file_id), a past turn of the journal (turn_id) or
+    a memory fact about the user or their company (fact_id)."""
 
     ref: int = Field(description="the N of [Ref: N]")
     file_id: UUID | None = Field(None, description="set for file passages")
     turn_id: UUID | None = Field(None, description="set for journal sources")
+    fact_id: UUID | None = Field(None, description="set for memory facts (GET /v1/memory)")
     filename: str = ""
     chunk_id: UUID | None = None
     title: str = Field("", description="section title, or the turn's decision arc")
@@ -158,7 +160,9 @@ class Citation(BaseModel):
     char_end: int | None = None
     line_start: int | None = None
     line_end: int | None = None
-    snippet: str = Field(description="an exact substring of the chunk's text (or the cut's)")
+    snippet: str = Field(
+        description="an exact substring of the chunk's text (or the cut's); a fact's own words"
+    )
 
 
 class ContextRequest(BaseModel):

@@ -53,6 +53,11 @@ class TurnCut(BaseModel):
     instruction_scope: str | None = Field(
         None, description="'global' or the persona's name when is_instruction, else null"
     )
+    instruction: str | None = Field(
+        None,
+        description="when is_instruction: the directive alone, in the user's words (what P3 and"
+        " the memory panel show); else null",
+    )
 
 
 class MemoryFact(BaseModel):

@@ -15,8 +15,8 @@ SUMMARY_KINDS = frozenset({"file_summary", "section_summary"})
 
 async def load_passages(pool: asyncpg.Pool, user_id: UUID, bundle: ContextBundle) -> dict[int, str]:
     """For each reference, what it may be quoted from: a passage's stored chunk text, a summary's
-    stored summary, a journal source's cut essences (not the header they are rendered under),
-    all the user's own; else the text in context."""
+    stored summary, a journal source's cut essences (not the header they are rendered under), a
+    memory fact's own words, all the user's own; else the text in context."""
     kinds = item_kinds(bundle)
     in_context = {item.ref: item.text for s in bundle.sections for item in s.items if item.ref}
     said = await journal_passages(pool, user_id, bundle)
@@ -27,6 +27,8 @@ async def load_passages(pool: asyncpg.Pool, user_id: UUID, bundle: ContextBundle
             text = await stored_text(pool, user_id, reference, kinds.get(reference.ref))
         elif reference.turn_id is not None:
             text = said.get(reference.turn_id)
+        elif reference.fact_id is not None:
+            text = reference.snippet  # the fact as stored, without the heading it enters under
         if text:
             passages[reference.ref] = text
     return passages

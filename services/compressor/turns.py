@@ -20,6 +20,7 @@ async def cut_turn(turn: asyncpg.Record) -> TurnCut:
             "boss_essence": redact(cut.boss_essence).text,
             "persona_essence": redact(cut.persona_essence).text,
             "decision_arc_summary": redact(cut.decision_arc_summary).text,
+            "instruction": redact(cut.instruction).text if cut.instruction else cut.instruction,
         }
     )
 

@@ -90,12 +90,24 @@ def conversation_plans(conversation: Conversation, query: str) -> list[SectionPl
         )
         for t in conversation.starred
     ]
-    instructions = [
-        Candidate("instruction", e["turn_id"], render.instruction_text(e), e["created_at"])
+    instructions = [  # standing rules: in P3 even while their turn is also one of P1's
+        Candidate(
+            "instruction",
+            e["turn_id"],
+            render.instruction_text(e),
+            e["created_at"],
+            key=("instruction", e["turn_id"]),
+        )
         for e in conversation.instructions
     ]
-    facts = [
-        Candidate("memory_fact", f["id"], render.fact_text(f), f["created_at"])
+    facts = [  # citable: a question about the user or the company is answered from them
+        Candidate(
+            "memory_fact",
+            f["id"],
+            render.fact_text(f),
+            f["created_at"],
+            citation=render.fact_citation(f),
+        )
         for f in conversation.facts
     ]
     journal = [

@@ -72,14 +72,22 @@ def _said(entry: Row) -> str:
 
 
 def instruction_text(entry: Row) -> str:
+    """An instruction (P3) in the user's words: the directive alone where the cut kept it."""
     scope = entry["instruction_scope"]
     who = "all personas" if scope == "global" else scope
     given = _when(entry["created_at"])
-    return f"Instruction for {who} (given {given}): {without_ref_markers(entry['boss_essence'])}"
+    said = entry.get("instruction") or entry["boss_essence"]
+    return f"Instruction for {who} (given {given}): {without_ref_markers(said)}"
 
 
 def fact_text(fact: Row) -> str:
     return f"About the {'user' if fact['kind'] == 'user' else 'company'}: {fact['fact']}"
+
+
+def fact_citation(fact: Row) -> dict:
+    """A memory fact cites itself: what Artisan knows about the user or their company."""
+    title = "About you" if fact["kind"] == "user" else "About your company"
+    return {"fact_id": fact["id"], "title": title, "snippet": fact["fact"]}
 
 
 def journal_citation(entry: Row, query: str) -> dict:

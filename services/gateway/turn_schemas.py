@@ -9,6 +9,7 @@ from uuid import UUID
 from pydantic import BaseModel, Field
 
 from services.gateway.errors import StorableText
+from shared.memory_rule import audience
 
 MAX_IMPORT_TURNS = 1000
 # an imported message may be longer than one typed into the chat (a pasted document), not unbounded
@@ -97,13 +98,25 @@ class JournalEntry(BaseModel):
     salience_score: int = Field(ge=1, le=10)
     is_instruction: bool
     instruction_scope: str | None = Field(description="'global' or a persona's name")
+    instruction: str | None = Field(
+        None, description="the instruction alone, in your words (boss_essence: all you said)"
+    )
+    applies_to: str | None = Field(
+        None, description="who keeps the instruction: 'every advisor' or one advisor's name"
+    )
     embedded: bool
     created_at: datetime = Field(description="the turn's time")
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> "JournalEntry":
-        fields = {name: row[name] for name in cls.model_fields if name != "persona"}
-        return cls(**fields, persona=row["persona_name"])
+        computed = ("persona", "applies_to")
+        fields = {name: row[name] for name in cls.model_fields if name not in computed}
+        scope = row["instruction_scope"] if row["is_instruction"] else None
+        return cls(
+            **fields,
+            persona=row["persona_name"],
+            applies_to=audience(scope) if scope else None,
+        )
 
 
 class JournalPage(BaseModel):

@@ -113,7 +113,10 @@ def after_answer(done: dict[str, Any]) -> list[str]:
 
 
 def citation_line(citation: dict[str, Any]) -> str:
-    """`[N] filename, title, lines a–b` (a past conversation when there is no file)."""
+    """`[N] filename, title, lines a–b` (a past conversation when there is no file; a memory
+    fact: `[N] memory, About you: The user's name is Maya Chen.`)."""
+    if citation.get("fact_id"):
+        return f"[{citation['ref']}] memory, {citation.get('title', '')}: {citation['snippet']}"
     parts = [citation.get("filename") or "past conversation"]
     if citation.get("title"):
         parts.append(citation["title"])

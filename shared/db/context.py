@@ -58,7 +58,7 @@ async def starred_turns(
 async def instructions(conn: Conn, *, user_id: UUID, persona: str) -> list[asyncpg.Record]:
     """P3: instructions scoped global or to this persona, oldest first."""
     return await conn.fetch(
-        f"""SELECT {CUT_COLUMNS} FROM journal j
+        f"""SELECT {CUT_COLUMNS}, j.instruction FROM journal j
             WHERE j.user_id = $1 AND j.is_instruction AND j.instruction_scope IN ('global', $2)
             ORDER BY j.created_at, j.turn_id""",
         user_id,

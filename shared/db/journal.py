@@ -12,7 +12,7 @@ from shared.domain import TurnCut
 Conn = asyncpg.Connection | asyncpg.Pool
 
 JOURNAL_COLUMNS = """turn_id, user_id, persona_name, boss_essence, persona_essence,
-    decision_arc_summary, salience_score, is_instruction, instruction_scope,
+    decision_arc_summary, salience_score, is_instruction, instruction_scope, instruction,
     embedding IS NOT NULL AS embedded, created_at"""
 
 
@@ -23,8 +23,8 @@ async def upsert_cut(conn: Conn, *, turn: asyncpg.Record, cut: TurnCut) -> bool:
     inserted = await conn.fetchval(
         """INSERT INTO journal (turn_id, user_id, persona_name, boss_essence, persona_essence,
                 decision_arc_summary, salience_score, is_instruction, instruction_scope,
-                created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                instruction, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
            ON CONFLICT (turn_id) DO NOTHING
            RETURNING turn_id""",
         turn["id"],
@@ -36,6 +36,7 @@ async def upsert_cut(conn: Conn, *, turn: asyncpg.Record, cut: TurnCut) -> bool:
         cut.salience_score,
         cut.is_instruction and scope is not None,
         scope,
+        cut.instruction if scope is not None else None,
         turn["created_at"],
     )
     return inserted is not None

@@ -13,6 +13,7 @@ Row = Mapping[str, Any]
 REF = re.compile(r"\[Ref:\s*(\d+)\]")
 # the markers (and the space between them) that follow a sentence: its citations
 _TRAILING_REFS = re.compile(rf"(?:\s*+{REF.pattern})*+")
+_LIST_MARKER = re.compile(r"^(?:[-*•]|\d{1,3}[.)])\s+")
 
 
 @dataclass(frozen=True)
@@ -22,8 +23,8 @@ class Claim:
 
     @property
     def statement(self) -> str:
-        """The sentence without its citation markers."""
-        return REF.sub("", self.text).strip()
+        """The sentence without its citation markers and list marker ("- ", "2. ")."""
+        return _LIST_MARKER.sub("", REF.sub("", self.text).strip())
 
 
 def cited_refs(answer: str) -> list[int]:
@@ -68,16 +69,22 @@ def cut_passage(entry: Row) -> str:
 
 
 def drop_claims(answer: str, keeps: Callable[[Claim], bool]) -> tuple[str, list[str]]:
-    """The answer without the cited claims `keeps` rejects (paragraph breaks kept), and the
-    statements of those claims. Uncited sentences (framing, a refusal) always stay."""
+    """The answer without the cited claims `keeps` rejects (paragraph and line breaks kept, so
+    a list stays a list), and the statements of those claims. Uncited sentences (framing, a
+    refusal) always stay."""
     kept_paragraphs, removed = [], []
     for paragraph in re.split(r"\n\s*\n", answer):
-        kept = []
+        kept, cursor, last_end = "", 0, 0
         for claim in split_claims(paragraph):
+            start = paragraph.find(claim.text, cursor)
+            start = cursor if start < 0 else start
+            cursor = start + len(claim.text)
             if not claim.refs or keeps(claim):
-                kept.append(claim.text)
+                between = paragraph[last_end:start] if kept else ""
+                kept += ("\n" if "\n" in between else " " if kept else "") + claim.text
+                last_end = cursor
             else:
                 removed.append(claim.statement)
         if kept:
-            kept_paragraphs.append(" ".join(kept))
+            kept_paragraphs.append(kept)
     return "\n\n".join(kept_paragraphs), removed

@@ -20,7 +20,7 @@ async def test_instructions_and_facts_are_listed_per_persona_and_can_be_forgotte
     await open_app(page, web_system, web_user)
     await page.get_by_role("radio", name="Gunnar").click()
     await expect(page.locator("#message")).to_have_attribute("placeholder", "Message Gunnar…")
-    await page.locator("#message").fill("From now on, never use sports analogies.")
+    await page.locator("#message").fill("Gunnar, from now on, never use sports analogies.")
     await page.keyboard.press("Enter")
     await expect(page.locator(".turn[data-turn-id]:not([data-turn-id=''])")).to_have_count(1)
 
@@ -29,7 +29,7 @@ async def test_instructions_and_facts_are_listed_per_persona_and_can_be_forgotte
 
     async def instructions_of(persona: str) -> Locator:
         await page.get_by_role("radio", name=persona).click()
-        section = panel.locator(".memory-section", has_text=f"{persona}'s instructions")
+        section = panel.locator(".memory-section", has_text=f"Only for {persona}")
         await expect(section).to_be_visible()  # the panel has been refreshed for this persona
         return section
 
@@ -49,7 +49,7 @@ async def test_instructions_and_facts_are_listed_per_persona_and_can_be_forgotte
     assert instructions == []
 
     # a durable fact learned from a turn, forgotten from the same panel
-    await page.locator("#message").fill("I am the head of finance at Acme.")
+    await page.locator("#message").fill("My name is Maya Chen.")
     await page.keyboard.press("Enter")
     known = panel.locator(".memory-section", has_text="What Artisan knows")
     for _ in range(100):
@@ -58,10 +58,32 @@ async def test_instructions_and_facts_are_listed_per_persona_and_can_be_forgotte
         if await known.locator("li").count():
             break
         await asyncio.sleep(0.2)
-    await expect(known.locator("li")).to_contain_text("head of finance at Acme")
+    await expect(known.locator("li")).to_contain_text("The user's name is Maya Chen.")
     await known.get_by_role("button", name="Forget this fact").click()
     await expect(known.locator("li")).to_have_count(0)
     assert (await web_user.client.get("/v1/memory")).json()["items"] == []
+
+
+async def test_an_instruction_that_names_no_advisor_is_listed_for_every_advisor(
+    page: Page, web_system: Stack, web_user: WebUser
+) -> None:
+    await open_app(page, web_system, web_user)
+    await page.get_by_role("radio", name="Ananya").click()
+    await page.locator("#message").fill("Always answer in English.")
+    await page.keyboard.press("Enter")
+    await expect(page.locator(".turn[data-turn-id]:not([data-turn-id=''])")).to_have_count(1)
+    await expect(page.locator(".turn").last).to_contain_text("every advisor will answer in English")
+
+    await page.get_by_role("radio", name="Vlad").click()
+    await page.get_by_role("button", name="Memory", exact=True).click()
+    everyone = page.locator("#memory-panel .memory-section", has_text="For every advisor")
+    for _ in range(100):  # listed once the turn is journaled
+        await page.get_by_role("button", name="Memory", exact=True).click()  # closed
+        await page.get_by_role("button", name="Memory", exact=True).click()  # opened: re-read
+        if await everyone.locator("li", has_text="Always answer in English.").count():
+            break
+        await asyncio.sleep(0.2)
+    await expect(everyone.locator("li")).to_contain_text("For every advisor · told to ananya")
 
 
 async def test_usable_at_375_pixels(page: Page, web_system: Stack, web_user: WebUser) -> None:

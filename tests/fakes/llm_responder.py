@@ -35,10 +35,10 @@ from shared.providers.local.artisan_cut import artisan_cut
 from shared.providers.local.chunking import chunk_text
 from shared.providers.local.classify import classify_chunk_text, classify_file_text
 from shared.providers.local.memory import facts_in
-from shared.providers.local.memory_extractor import fact_source
 from shared.providers.local.quotes import best_sentences, sentences_of
 from shared.providers.local.summarise import file_summary
 from shared.providers.local.summary import section_summary
+from shared.providers.local.told import fact_source
 from shared.providers.local.turns import turn_cut
 
 Responder = Callable[[dict[str, Any]], str]

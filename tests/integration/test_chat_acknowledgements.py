@@ -18,21 +18,24 @@ async def test_an_instruction_and_a_fact_are_acknowledged_and_remembered(
     await ready_file(api_client, "pricing.md", PRICING_MEMO)
     message = "From now on, don't use sports analogies."
     tokens, done = await chat(api_client, persona="gunnar", message=message)
-    expected = "Noted — I won't use sports analogies from now on."
+    expected = "Noted — from now on, no advisor will use sports analogies."
     assert (done["answer"], done["refused"], done["citations"]) == (expected, False, [])
     assert "".join(tokens).strip() == expected
     row = await wait_for_journal(db, done["turn_id"])
     assert row["journal_status"] == "journaled", row["journal_error"]
     rules = (await api_client.get("/v1/instructions")).json()["items"]
-    assert [(r["instruction_scope"], r["turn_id"]) for r in rules] == [("gunnar", done["turn_id"])]
+    assert [(r["instruction_scope"], r["turn_id"]) for r in rules] == [("global", done["turn_id"])]
 
     _, done = await chat(api_client, persona="gunnar", message="I am the head of finance at Acme.")
     assert not done["refused"] and done["citations"] == [], done
     assert "you are the head of finance at Acme" in done["answer"]
-    assert "every other persona" in done["answer"]
+    assert "every advisor will know that" in done["answer"]
     await wait_for_journal(db, done["turn_id"])
     facts = (await api_client.get("/v1/memory")).json()["items"]
-    assert [f["fact"] for f in facts] == ["The user is the head of finance at Acme."]
+    assert sorted(f["fact"] for f in facts) == [
+        "The user is the head of finance at Acme.",
+        "The user's company is called Acme.",
+    ]
 
     # a question still goes through retrieval, and gets the refusal when nothing answers it
     _, done = await chat(api_client, persona="gunnar", message="What is our staging password?")

@@ -79,9 +79,11 @@ def section(bundle: dict, name: str) -> list[dict]:
 
 
 def all_ids(bundle: dict) -> list[str]:
-    """Identities of the items: an attachment (a reference to a file) is not its content."""
+    """Identities of the items: an attachment (a reference to a file) is not its content, an
+    instruction (a standing rule) is not the turn that gave it."""
+    marked = {"attachment": "attached:", "instruction": "instruction:"}
     return [
-        f"attached:{item['id']}" if item["kind"] == "attachment" else item["id"]
+        f"{marked.get(item['kind'], '')}{item['id']}"
         for s in bundle["sections"]
         for item in s["items"]
     ]

@@ -56,10 +56,15 @@ async def test_memory_facts_enter_with_p3(api_client: httpx.AsyncClient) -> None
     bundle = await preview(api_client, "ananya", "How do we grow sales?")
     [memory] = [s for s in bundle["sections"] if s["name"] == "memory"]
     assert memory["priority"] == "P3"
-    assert {i["id"] for i in memory["items"]} == set(facts) and len(facts) == 2
+    assert {i["id"] for i in memory["items"]} == set(facts) and len(facts) == 3
     texts = [i["text"] for i in memory["items"]]
     assert "About the user: The user is the head of sales at Acme." in texts
+    assert "About the company: The user's company is called Acme." in texts
     assert "About the company: The company's bottleneck is onboarding." in texts
+    # each fact is citable, as itself: a question about the user or the company cites it
+    cited = {r["fact_id"]: r for r in bundle["references"] if r.get("fact_id")}
+    assert set(cited) == set(facts)
+    assert {r["snippet"] for r in cited.values()} == {f["fact"] for f in facts.values()}
 
 
 async def test_strategic_passages_enter_as_their_cut_and_factual_ones_as_raw_text(

@@ -138,7 +138,7 @@ async def test_memory_facts_appear_once_however_often_they_are_stated(
                 ("gunnar", "I am the head of sales at Acme. Our bottleneck is onboarding."),
                 ("vlad", "As I said: I am the Head of Sales at Acme! What about pricing?"),
                 ("kirby", "our bottleneck is   onboarding"),
-                # "I prefer short answers" would be samara's instruction, so no fact
+                # "I prefer short answers" would be an instruction (every advisor's), so no fact
                 ("samara", "I prefer short meetings. We keep running into supplier delays."),
             ],
             start=1,
@@ -151,12 +151,13 @@ async def test_memory_facts_appear_once_however_often_they_are_stated(
     assert sorted((f["kind"], f["fact"].lower()) for f in facts) == [
         ("company", "the company keeps running into supplier delays."),
         ("company", "the company's bottleneck is onboarding."),
+        ("company", "the user's company is called acme."),  # the name, said beside the role
         ("user", "the user is the head of sales at acme."),
         ("user", "the user prefers short meetings."),
     ]
     assert all(0.8 < f["confidence"] <= 1 for f in facts)
     turn_ids = [r["id"] for r in records]
-    [acme] = [f for f in facts if "Acme" in f["fact"]]
+    [acme] = [f for f in facts if "head of sales at acme" in f["fact"].lower()]
     assert acme["turn_id"] in turn_ids[:2]
 
     export = (await api_client.get("/v1/memory/export")).json()["files"]
@@ -167,13 +168,13 @@ async def test_memory_facts_appear_once_however_often_they_are_stated(
     # dated by the turn it was learned from
     assert acme["created_at"][:10] in ("2025-03-01", "2025-03-02")
     assert f"- {acme['fact']} (confidence 0.90, {acme['created_at'][:10]})" in user_md
-    assert user_md.count("\n- ") == 2 and company_md.count("\n- ") == 2
+    assert user_md.count("\n- ") == 2 and company_md.count("\n- ") == 3
 
     [onboarding] = [f for f in facts if "onboarding" in f["fact"]]
     assert (await api_client.delete(f"/v1/memory/{onboarding['id']}")).status_code == 204
     assert (await api_client.delete(f"/v1/memory/{onboarding['id']}")).status_code == 404
     remaining = (await api_client.get("/v1/memory")).json()["items"]
-    assert onboarding["id"] not in {f["id"] for f in remaining} and len(remaining) == 3
+    assert onboarding["id"] not in {f["id"] for f in remaining} and len(remaining) == 4
     assert "onboarding" not in (await api_client.get("/v1/memory/export")).text
 
 
@@ -195,7 +196,7 @@ async def test_a_redelivered_turn_completed_duplicates_nothing(
     turn_id = uuid.UUID(record["id"])
     before = await db.fetchrow("SELECT * FROM journal WHERE turn_id = $1", turn_id)
     facts_before = await db.fetch("SELECT id FROM memory_facts WHERE turn_id = $1", turn_id)
-    assert len(facts_before) == 2
+    assert len(facts_before) == 3  # the role, the company's name, the lesson
 
     # the same event again, as a redelivery after a crash would bring it (another attempt, so
     # JetStream's de-duplication lets it through): it must run the whole way and change nothing

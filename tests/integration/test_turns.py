@@ -139,7 +139,7 @@ async def test_star_unstar_and_delete_a_turn_with_its_journal_row_and_facts(
     assert unstarred.status_code == 200 and unstarred.json()["is_starred"] is False
 
     facts = (await api_client.get("/v1/memory")).json()["items"]
-    assert {f["turn_id"] for f in facts} == {turn_id} and len(facts) == 2
+    assert {f["turn_id"] for f in facts} == {turn_id} and len(facts) == 3  # the role, Acme, QA
     assert (await api_client.delete(f"/v1/turns/{turn_id}")).status_code == 204
     assert (await api_client.get(f"/v1/turns/{turn_id}")).status_code == 404
     uid = uuid.UUID(turn_id)
@@ -158,7 +158,7 @@ async def test_another_user_gets_404s_and_empty_lists(make_client: ClientFactory
     records = await import_turns(owner, turns)
     await wait_journaled(owner, [r["id"] for r in records])
     turn_id = records[0]["id"]
-    [fact] = (await owner.get("/v1/memory")).json()["items"]
+    fact, company = (await owner.get("/v1/memory")).json()["items"]  # the CFO, of Borealis
 
     for method, path in [
         ("GET", f"/v1/turns/{turn_id}"),
@@ -176,7 +176,7 @@ async def test_another_user_gets_404s_and_empty_lists(make_client: ClientFactory
     assert "Borealis" not in export["USER_MEMORY.md"]
     # the owner's data is untouched
     assert (await owner.get(f"/v1/turns/{turn_id}")).json()["is_starred"] is False
-    assert len((await owner.get("/v1/memory")).json()["items"]) == 1
+    assert len((await owner.get("/v1/memory")).json()["items"]) == 2
 
 
 async def test_malformed_ids_and_bad_imports_get_clear_errors_and_change_nothing(

@@ -99,7 +99,11 @@ async def test_turns_are_journaled_through_remote_models(client: httpx.AsyncClie
     assert LEAKED not in everything
     assert "[redacted API key]" in everything  # the cut kept its sense, minus the key
     facts = [f["fact"] for f in (await client.get("/v1/memory")).json()["items"]]
-    assert facts == ["The user is the head of sales at Acme."]  # the leaking fact was refused
+    # the leaking fact was refused
+    assert sorted(facts) == [
+        "The user is the head of sales at Acme.",
+        "The user's company is called Acme.",
+    ]
 
 
 async def test_a_model_that_keeps_answering_nonsense_fails_the_turn_with_the_reason(

@@ -17,7 +17,7 @@ from shared.text.answer_types import could_answer
 from shared.text.citations import cited_refs, drop_claims
 
 ANSWER_ROLE, CHECK_ROLE = "answer", "check"
-INSTRUCTION_SECTIONS = frozenset({"instructions", "memory"})  # P3: applied, not cited
+INSTRUCTION_SECTIONS = frozenset({"instructions"})  # P3: applied, not cited (facts are sources)
 NO_INSTRUCTIONS = "(none)"
 
 

@@ -5,8 +5,9 @@ A model's valid JSON can still miss the contract (salience 0, a 300-character ar
 answer with nothing usable in it is refused, with ModelOutputError.
 """
 
-from shared.domain import ArtisanCut, TurnCut
+from shared.domain import GLOBAL_SCOPE, ArtisanCut, TurnCut
 from shared.errors import ModelOutputError
+from shared.memory_rule import held_scope
 from shared.providers.llm.schemas import CutAnswer, TurnCutAnswer
 
 ARC_MIN_CHARS = 50
@@ -89,18 +90,24 @@ def to_turn_cut(
         salience_score=clamp_salience(answer.salience_score),
         is_instruction=answer.is_instruction,
         instruction_scope=instruction_scope(
-            answer.is_instruction, answer.instruction_scope, persona_name
+            answer.is_instruction, answer.instruction_scope, persona_name, user_message
         ),
+        instruction=_instruction_words(answer, boss) if answer.is_instruction else None,
     )
 
 
-def instruction_scope(is_instruction: bool, scope: str | None, persona: str) -> str | None:
-    """'global', a lower-case persona name, or None when the turn holds no instruction."""
+def _instruction_words(answer: TurnCutAnswer, boss_essence: str) -> str:
+    """The directive alone as the model gave it; the boss essence when it gave none."""
+    return shorten(answer.instruction or "", ESSENCE_MAX_CHARS) or boss_essence
+
+
+def instruction_scope(
+    is_instruction: bool, scope: str | None, persona: str, user_message: str
+) -> str | None:
+    """None when the turn holds no instruction; else the scope held to the one rule
+    (shared/memory_rule.py): a persona only when the message names it, else 'global'."""
     if not is_instruction:
         return None
     cleaned = " ".join((scope or "").strip().strip("'\"").lower().split())
-    if cleaned in _NO_SCOPE:
-        return persona or "global"  # said in this persona's conversation: it is theirs
-    if cleaned in _GLOBAL_SCOPES:
-        return "global"
-    return cleaned
+    claimed = GLOBAL_SCOPE if cleaned in _GLOBAL_SCOPES else cleaned
+    return held_scope(user_message, None if cleaned in _NO_SCOPE else claimed, persona)

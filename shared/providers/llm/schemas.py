@@ -71,6 +71,9 @@ class TurnCutAnswer(BaseModel):
     instruction_scope: str | None = Field(
         None, description="'global' or a persona's name when is_instruction, else null"
     )
+    instruction: OptionalText = Field(
+        "", description="the directive alone, in the boss's words, when is_instruction"
+    )
 
 
 class SummaryAnswer(BaseModel):

@@ -15,19 +15,12 @@ import time
 from collections.abc import AsyncIterator, Hashable
 
 from shared.contracts import ContextBundle, Usage
-from shared.domain import GLOBAL_SCOPE, REFUSAL
-from shared.personas import Persona, get_persona
+from shared.domain import REFUSAL
 from shared.providers.base import AnswerInput
-from shared.providers.local.instructions import (
-    Instruction,
-    detect_instruction,
-    directive_clause,
-    is_directive,
-    promise,
-    without_directives,
-)
-from shared.providers.local.memory import is_question, message_sentences, remembered, swap_persons
+from shared.providers.local.acknowledge import acknowledgement
+from shared.providers.local.fact_answers import memory_answer
 from shared.providers.local.quotes import Candidate, best_sentences, sentences_of
+from shared.providers.local.style import answer_style
 from shared.text.tokens import count_tokens
 from shared.text.words import word_pieces, words
 from shared.usage import record_call
@@ -44,7 +37,6 @@ _PAST = re.compile(
     r"|\b(last time|earlier|before|previously|past conversations?|our conversations?|decisions?)\b",
     re.IGNORECASE,
 )
-_FIRST_PERSON = re.compile(r"I\b")
 
 
 def asks_about_the_past(question: str) -> bool:
@@ -106,44 +98,10 @@ def _kind_of(bundle: ContextBundle, ref: int) -> str:
     return next(i.kind for s in bundle.sections for i in s.items if i.ref == ref)
 
 
-def compose(lead_in: str, chosen: list[Candidate]) -> str:
-    body = " ".join(f"{' '.join(c.text.split())} [Ref: {c.ref}]" for c in chosen)
+def compose(lead_in: str, chosen: list[Candidate], *, bullets: bool = False) -> str:
+    quoted = [f"{' '.join(c.text.split())} [Ref: {c.ref}]" for c in chosen]
+    body = "\n".join(f"- {q}" for q in quoted) if bullets else " ".join(quoted)
     return f"{lead_in}\n\n{body}" if lead_in else body
-
-
-def acknowledgement(persona: Persona, message: str) -> str | None:
-    """For a message that asks nothing but gives an instruction or states a durable fact, the
-    persona's note of what it will remember and for whom; None for anything else (retrieval
-    answers it). Facts are read from what the message says besides its directives, as the
-    compressor reads them."""
-    if any(is_question(s) and not is_directive(s) for s in message_sentences(message)):
-        return None
-    instruction = detect_instruction(message, persona.name)
-    facts = remembered(without_directives(message) if instruction.is_instruction else message)
-    notes = [instruction_note(instruction, persona.name)] if instruction.is_instruction else []
-    if facts:
-        said = "; ".join(swap_persons(stated.words) for stated in facts)
-        notes.append(
-            f"{'And ' if notes else ''}{said}; I'll remember that, and so will every other persona."
-        )
-    if not notes:
-        return None
-    said = " ".join(notes)
-    return f"Noted — {said if _FIRST_PERSON.match(said) else said[:1].lower() + said[1:]}"
-
-
-def instruction_note(instruction: Instruction, persona: str) -> str:
-    """'I won't use sports analogies from now on.'; for all personas, saying so; for another
-    persona, whose it is."""
-    clauses = [c for c in map(directive_clause, instruction.sentences) if c]
-    scope = instruction.scope
-    if scope not in (GLOBAL_SCOPE, persona):
-        other = get_persona(scope or "")
-        name = other.display_name if other else str(scope)
-        quoted = " ".join(f"“{clause.rstrip('.!?…')}.”" for clause in clauses)
-        return f"That one is for {name}: {quoted} {name} will keep to it from now on."
-    said = " ".join(f"{p[:1].upper()}{p[1:]}." for p in map(promise, clauses))
-    return f"{said} That goes for every persona, not just me." if scope == GLOBAL_SCOPE else said
 
 
 def extractive_answer(request: AnswerInput) -> str | None:
@@ -157,7 +115,11 @@ def extractive_answer(request: AnswerInput) -> str | None:
     if not chosen and request.bundle.path != "summary":
         remembered = candidates(request, FILE_KINDS | JOURNAL_KINDS)
         chosen = best_sentences(request.question, remembered)
-    return compose(request.persona.lead_in, chosen) if chosen else None
+    if not chosen:
+        return None
+    style = answer_style(request.bundle)  # the persona's standing instructions (style.py)
+    lead_in, chosen = style.applied(request.persona.lead_in, chosen)
+    return compose(lead_in, chosen, bullets=style.bullets)
 
 
 class LocalAnswerStream:
@@ -169,7 +131,12 @@ class LocalAnswerStream:
     async def __aiter__(self) -> AsyncIterator[str]:
         started = time.monotonic()
         request = self._request
-        answer = acknowledgement(request.persona, request.question) or extractive_answer(request)
+        answer = (
+            acknowledgement(request.persona, request.question)
+            or memory_answer(request)  # "what is my name?": the memory fact, before any file
+            or extractive_answer(request)
+            or memory_answer(request, any_topic=True)
+        )
         self.refused = answer is None
         text = REFUSAL if answer is None else answer
         prompt = self._request.question + "".join(

@@ -12,13 +12,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from shared.domain import GLOBAL_SCOPE
-from shared.personas import load_personas
-from shared.providers.local.memory import swap_persons
+from shared.memory_rule import instruction_scope, persona_alternation
+from shared.providers.local.persons import swap_persons
 from shared.text.sentences import sentence_spans
 
 # words that may open a clause before its verb: vocatives, politeness, discourse fillers (the
-# personas' names join them in _names())
+# personas' names join them in _lead_words())
 _LEAD_WORDS = (
     r"please|pls|also|and|but|so|oh|ok|okay|hey|hi|just|seriously|again|one more thing"
     r"|guys|team|folks|all of you|everyone|everybody|any of you|each of you|you all"
@@ -104,7 +103,8 @@ _PROMISES = tuple(
         (r"tell \w+ to\s+(?P<rest>.+)", "I'll {rest}"),
         (
             r"(?:i (?:want|need|would like|'d like|expect) you to|you (?:should|must|need to"
-            r"|have to)|(?:can|could|would|will) you(?: please)?)\s+(?P<rest>.+)",
+            r"|have to)|(?:can|could|would|will) you(?: please)?"
+            r"|i(?:'d| would)? prefer (?:it if )?you)\s+(?P<rest>.+)",
             "I'll {rest}",
         ),
         (
@@ -116,39 +116,15 @@ _PROMISES = tuple(
     )
 )
 _CLAUSE_BREAK = re.compile(r"\s*(?:[,;:()]|—|–|\s-\s)\s*")
-_GLOBAL_ADDRESS = re.compile(
-    r"\b(?:all of you|every(?:one|body)|any of you|each of you|every one of you|you all|y'all"
-    r"|all (?:the |my )?(?:personas|advisors|advisers|assistants|experts|bots|of them)"
-    r"|every persona|whoever (?:answers|responds|replies))\b",
-    re.IGNORECASE,
-)
-
-
-@dataclass(frozen=True)
-class _NamePatterns:
-    lead_words: re.Pattern[str]
-    addressee: re.Pattern[str]  # "like Vlad", "than Gunnar": a name compared with, not spoken to
-    opening_vocative: re.Pattern[str]
-
-
-def known_personas() -> tuple[str, ...]:
-    """Every persona's name: a file dropped into prompts/personas/ adds one."""
-    return tuple(load_personas())
+_NAMING = re.compile(r"^(?i:call me|address me as|refer to me as)\s+[A-Z]")  # a name: a fact
+# "you, Gunnar, should ..." reads as "you should ...": the name only says whom it is for
+_YOU_NAMED = re.compile(r"\byou\s*,\s*[A-Z][a-z]+\s*,\s*", re.IGNORECASE)
 
 
 @lru_cache
-def _names() -> _NamePatterns:
-    """The patterns that recognise the personas' names, built once their files are read."""
-    names = "|".join(re.escape(name) for name in sorted(known_personas(), key=len, reverse=True))
-    names = names or "(?!)"  # no persona file: no name can be spoken to
-    return _NamePatterns(
-        lead_words=re.compile(rf"^(?:(?:{_LEAD_WORDS}|{names})\b[\s!,.:]*)+", re.IGNORECASE),
-        addressee=re.compile(
-            rf"(?<!\blike )(?<!\bthan )(?<!\bfrom )(?<!\bwith )\b(?P<name>{names})\b",
-            re.IGNORECASE,
-        ),
-        opening_vocative=re.compile(rf"^\W*(?:hi|hey|hello|ok|okay|dear)?\W*(?P<name>{names})\b"),
-    )
+def _lead_words() -> re.Pattern[str]:
+    """Vocatives, politeness and fillers before a clause's verb, the personas' names among them."""
+    return re.compile(rf"^(?:(?:{_LEAD_WORDS}|{persona_alternation()})\b[\s!,.:]*)+", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -191,12 +167,14 @@ def directive_clause(sentence: str) -> str | None:
     now on, don't use analogies." → "don't use analogies."), or None."""
     lasting = bool(_LASTING.search(sentence))
     lead_in = False  # "From now on," alone addresses the clause after it
-    for clause in _CLAUSE_BREAK.split(sentence):
-        core = _names().lead_words.sub("", clause).strip()
+    for clause in _CLAUSE_BREAK.split(_YOU_NAMED.sub("you ", sentence)):
+        core = _lead_words().sub("", clause).strip()
         if opening := _OPENING_LASTING.match(core):  # "from now on talk to me like …"
             core, lead_in = core[opening.end() :].strip(), True
         if not core:
             continue  # a vocative, "please" or a lead-in alone: what follows is addressed
+        if _NAMING.match(core):
+            return None  # "call me Maya" says who the user is: a fact (shared/memory_rule.py)
         # "From now on, we …" is about the business; "From now on, answer …" is to the persona
         lead_in = lead_in and not _OTHER_SUBJECT.match(core)
         addressed = lead_in or bool(_ADDRESSED.search(core)) or _imperative(core, lasting)
@@ -228,52 +206,6 @@ def _imperative(clause: str, lasting: bool) -> bool:
     return lasting or not _ONE_OFF_VERBS.match(clause)
 
 
-def instruction_scope(message: str, directives: tuple[str, ...], persona: str) -> str:
-    """Another persona named as addressee, else 'global' for all, else the current persona."""
-    return explicit_scope(message, directives, persona) or normalise_persona(persona)
-
-
-def explicit_scope(message: str, directives: tuple[str, ...], persona: str) -> str | None:
-    """The scope the words of the message state: a persona named, or all of them; else None."""
-    current = normalise_persona(persona)
-    named = _named_personas(" ".join(directives)) or _opening_vocative(message)
-    others = [name for name in named if name != current]
-    if others and current not in named:
-        return others[0]
-    if any(_GLOBAL_ADDRESS.search(sentence) for sentence in directives):
-        return GLOBAL_SCOPE
-    return current if current in named else None
-
-
-def _named_personas(text: str) -> list[str]:
-    """Known persona names used as addressees, in order of first mention."""
-    names = [match.group("name").lower() for match in _names().addressee.finditer(text)]
-    return list(dict.fromkeys(names))
-
-
-def _opening_vocative(message: str) -> list[str]:
-    """The persona a message greets at its start ("Hey Vlad! ..."), if any."""
-    match = _names().opening_vocative.match(message.lower())
-    return [match.group("name")] if match else []
-
-
 def without_address(sentence: str) -> str:
     """A directive without its vocative and politeness ('Gunnar, please don't …' → "don't …")."""
-    return _names().lead_words.sub("", sentence).strip() or sentence
-
-
-def normalise_persona(persona: str) -> str:
-    """Persona names are stored lower-case and trimmed ('Gunnar ' is 'gunnar')."""
-    return persona.strip().lower()
-
-
-def normalise_scope(scope: str | None, persona: str) -> str | None:
-    """'global' or a persona's name, lower-case; None for anything else."""
-    if scope is None:
-        return None
-    cleaned = scope.strip().lower()
-    if cleaned == GLOBAL_SCOPE or _GLOBAL_ADDRESS.fullmatch(cleaned) or cleaned in ("all", "any"):
-        return GLOBAL_SCOPE
-    if cleaned in known_personas() or (cleaned and cleaned == normalise_persona(persona)):
-        return cleaned
-    return None
+    return _lead_words().sub("", sentence).strip() or sentence

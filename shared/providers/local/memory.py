@@ -1,11 +1,14 @@
 """Durable memory facts from a user's message by rules (seed 001): patterns with a confidence each,
-kept only above 0.8; questions, hypotheticals, hedged claims and anything secret are not facts."""
+kept only above 0.8; questions, hypotheticals, hedged claims and anything secret are not facts.
+Names (of the user, of their company) come from identity.py; what is a fact and what an
+instruction is shared/memory_rule.py's rule."""
 
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from shared.domain import MemoryFact
+from shared.providers.local.identity import Found, company_facts, person_facts
 from shared.secrets import contains_secret, holds_marker
 from shared.text.sentences import sentences
 
@@ -108,6 +111,12 @@ PATTERNS: tuple[Pattern, ...] = (
     ),
     Pattern(
         "company",
+        _p(r"\bwe(?:'re|’re| are) (?P<how>based|headquartered|located) in (?P<rest>.+)"),
+        0.9,
+        lambda m: f"The user's company is {m.group('how').lower()} in {_rest(m)}",
+    ),
+    Pattern(
+        "company",
         _p(
             r"\bour (?:biggest |main |recurring |key |real )?(?P<what>bottleneck|challenge"
             r"|problem|pain point|constraint) is (?P<rest>.+)"
@@ -193,26 +202,38 @@ def stated_facts(message: str) -> list[Stated]:
     for sentence in message_sentences(message):
         if not _is_statement(sentence) or contains_secret(sentence):
             continue
+        found += [_identity(named, sentence) for named in person_facts(sentence)]
         for pattern in PATTERNS:
             match = pattern.regex.search(sentence)
             if match is None or not pattern.accept(match):
                 continue
-            confidence = pattern.confidence
-            if _HEDGE.search(sentence):
-                confidence -= 0.15
-            if _MOMENTARY.search(sentence):
-                confidence -= 0.2
             fact = _tidy(pattern.render(match))
-            if len(fact) > MAX_FACT_CHARS:
-                confidence -= 0.15
+            confidence = _confidence(pattern.confidence, sentence, fact)
             said = sentence[match.start() :].strip().rstrip(".!;,:").strip()
             found.append(
-                Stated(
-                    said, MemoryFact(kind=pattern.kind, fact=fact, confidence=round(confidence, 2))
-                )
+                Stated(said, MemoryFact(kind=pattern.kind, fact=fact, confidence=confidence))
             )
-            break  # one fact per sentence: the most specific pattern comes first
+            break  # one pattern per sentence: the most specific pattern comes first
+        found += [_identity(named, sentence) for named in company_facts(sentence)]
     return found
+
+
+def _identity(named: Found, sentence: str) -> Stated:
+    """A name, a role beside it or the company's name (identity.py), as a stated fact."""
+    fact = _tidy(_third_person(named.fact))
+    confidence = _confidence(named.confidence, sentence, fact)
+    return Stated(named.words, MemoryFact(kind=named.kind, fact=fact, confidence=confidence))
+
+
+def _confidence(confidence: float, sentence: str, fact: str) -> float:
+    """A pattern's confidence, lowered for hedged or passing statements and very long facts."""
+    if _HEDGE.search(sentence):
+        confidence -= 0.15
+    if _MOMENTARY.search(sentence):
+        confidence -= 0.2
+    if len(fact) > MAX_FACT_CHARS:
+        confidence -= 0.15
+    return round(confidence, 2)
 
 
 def facts_in(message: str) -> list[MemoryFact]:
@@ -230,58 +251,3 @@ def remembered(message: str) -> list[Stated]:
         ):
             kept.setdefault(fact.lower(), stated)
     return list(kept.values())
-
-
-# the user's words as a persona repeats them: first and second person swapped ("my" → "your")
-_SWAPS = {
-    "i am": "you are",
-    "i was": "you were",
-    "i'm": "you're",
-    "i've": "you've",
-    "i'd": "you'd",
-    "i'll": "you'll",
-    "we're": "you're",
-    "we've": "you've",
-    "you are": "I am",
-    "you were": "I was",
-    "you're": "I'm",
-    "you've": "I've",
-    "you'd": "I'd",
-    "you'll": "I'll",
-    "i": "you",
-    "me": "you",
-    "my": "your",
-    "mine": "yours",
-    "myself": "yourself",
-    "we": "you",
-    "us": "you",
-    "our": "your",
-    "ours": "yours",
-    "ourselves": "yourselves",
-    "your": "my",
-    "yours": "mine",
-    "yourself": "myself",
-}
-_SWAP = re.compile(
-    r"\b(?:" + "|".join(sorted(_SWAPS, key=len, reverse=True)) + r"|you)\b", re.IGNORECASE
-)
-# "you" after these is an object ("tell you", "for you"): "me"; elsewhere a subject: "I"
-_OBJECT_BEFORE = re.compile(
-    r"\b(?:to|for|with|at|about|from|of|ask|tell|give|show|let|help|call|like|than|thank"
-    r"|want|need|expect|would like|'d like)\s+$",
-    re.IGNORECASE,
-)
-
-
-def swap_persons(text: str) -> str:
-    """The user's words as the persona says them back: "I run our sales team" → "you run your
-    sales team", "I want you to ask me" → "you want me to ask you"."""
-    text = text.replace("’", "'")
-
-    def swapped(match: re.Match[str]) -> str:
-        word = match.group(0).lower()
-        if word == "you":
-            return "me" if _OBJECT_BEFORE.search(text[: match.start()]) else "I"
-        return _SWAPS[word]
-
-    return _SWAP.sub(swapped, text)

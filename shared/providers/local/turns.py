@@ -3,6 +3,7 @@
 from dataclasses import replace
 
 from shared.domain import GLOBAL_SCOPE, TurnCut
+from shared.memory_rule import normalise_persona
 from shared.providers.local.arcs import fit_arc
 from shared.providers.local.artisan_cut import (
     DECISION_WORDS,
@@ -11,15 +12,10 @@ from shared.providers.local.artisan_cut import (
     pointer_clause,
     salience,
 )
-from shared.providers.local.instructions import (
-    Instruction,
-    detect_instruction,
-    is_directive,
-    normalise_persona,
-    without_address,
-)
+from shared.providers.local.instructions import Instruction, is_directive, without_address
 from shared.providers.local.summary import fit_sentences, ranked_sentences
 from shared.providers.local.titles import key_phrase
+from shared.providers.local.told import told
 from shared.text.words import shorten, words
 
 BOSS_ESSENCE_CHARS = 240
@@ -35,7 +31,8 @@ _DIRECTIVE_BONUS = 100.0
 def turn_cut(user_message: str, ai_response: str, persona: str) -> TurnCut:
     """Boss and persona essences, a 50-150 character arc, salience and the instruction flags."""
     persona_name = normalise_persona(persona)
-    instruction = detect_instruction(user_message, persona_name)
+    reading = told(user_message, persona_name)
+    instruction = reading.instruction
     return TurnCut(
         boss_essence=boss_essence(user_message),
         persona_name=persona_name,
@@ -44,6 +41,7 @@ def turn_cut(user_message: str, ai_response: str, persona: str) -> TurnCut:
         salience_score=turn_salience(user_message, ai_response, instruction),
         is_instruction=instruction.is_instruction,
         instruction_scope=instruction.scope,
+        instruction=reading.instruction_words,
     )
 
 

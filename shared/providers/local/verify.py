@@ -3,15 +3,11 @@
 from collections.abc import Callable
 
 from shared.domain import ArtisanCut, TurnCut
+from shared.memory_rule import held_scope, normalise_persona
 from shared.providers.local.arcs import fit_arc
 from shared.providers.local.artisan_cut import artisan_cut, pointer_clause
-from shared.providers.local.instructions import (
-    detect_instruction,
-    directive_sentences,
-    explicit_scope,
-    normalise_persona,
-    normalise_scope,
-)
+from shared.providers.local.instructions import detect_instruction, directive_sentences
+from shared.providers.local.told import told
 from shared.providers.local.tracing import (
     Source,
     is_traceable,
@@ -89,6 +85,9 @@ def verify_turn_cut(user_message: str, ai_response: str, persona: str, cut: Turn
         salience_score=clamp_salience(cut.salience_score),
         is_instruction=is_instruction,
         instruction_scope=verified_scope(cut, user_message, persona_name),
+        instruction=(told(user_message, persona_name).instruction_words or cut.instruction)
+        if is_instruction
+        else None,
     )
 
 
@@ -110,13 +109,12 @@ def verified_arc(arc: str, source: Source, *, rebuild: Callable[[], str], pads: 
 
 
 def verified_scope(cut: TurnCut, user_message: str, persona: str) -> str | None:
-    """None unless an instruction; else 'global' or a persona name that the message supports."""
+    """None unless an instruction; else the scope the rule gives (shared/memory_rule.py): a
+    persona only when the message names it, whatever the draft said."""
     if not cut.is_instruction:
         return None
-    directives = directive_sentences(user_message) or (user_message,)
-    # a persona named or "all of you" in the message outweighs the model's reading of it
-    stated = explicit_scope(user_message, directives, persona)
-    return stated or normalise_scope(cut.instruction_scope, persona) or persona
+    directives = directive_sentences(user_message)
+    return held_scope(user_message, cut.instruction_scope, persona, directives)
 
 
 def clamp_salience(score: int | float) -> int:

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from shared import memory_rule
 from shared.personas import PERSONAS_DIR, get_persona, load_personas, parse_persona, persona_names
 from shared.prompts import PromptError
 from shared.providers.local import instructions
@@ -74,12 +75,17 @@ def test_a_drop_in_persona_can_be_given_instructions_by_name(
 ) -> None:
     (tmp_path / "zed.md").write_text(ZED)
     (tmp_path / "gunnar.md").write_text((PERSONAS_DIR / "gunnar.md").read_text())
-    monkeypatch.setattr(instructions, "load_personas", lambda: load_personas(tmp_path))
-    instructions._names.cache_clear()
+    monkeypatch.setattr(memory_rule, "load_personas", lambda: load_personas(tmp_path))
+    _forget_persona_patterns()
     try:
         found = instructions.detect_instruction("Zed, never use sports analogies.", "gunnar")
         assert (found.is_instruction, found.scope) == (True, "zed")
-        assert instructions.normalise_scope("Zed", "gunnar") == "zed"
-        assert instructions.normalise_scope("vlad", "gunnar") is None  # not among these files
+        assert memory_rule.normalise_scope("Zed", "gunnar") == "zed"
+        assert memory_rule.normalise_scope("vlad", "gunnar") is None  # not among these files
     finally:
-        instructions._names.cache_clear()
+        _forget_persona_patterns()
+
+
+def _forget_persona_patterns() -> None:
+    memory_rule.clear_caches()
+    instructions._lead_words.cache_clear()

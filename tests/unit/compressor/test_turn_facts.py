@@ -11,7 +11,7 @@ from shared.config import model_settings
 from shared.domain import TurnCut
 from shared.prompts import load_prompt
 from shared.providers import registry
-from shared.providers.local import instructions, memory_extractor
+from shared.providers.local import instructions, told
 from shared.secrets import redact
 from tests.fakes.llm_responder import parse_variables, prompt_messages, scripted_responder
 from tests.fakes.model_server import FakeModelServer
@@ -51,7 +51,7 @@ def rule_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
         return call
 
-    for module in (instructions, memory_extractor):
+    for module in (instructions, told):
         for name in ("directive_sentences", "without_directives"):
             monkeypatch.setattr(module, name, recording(name, getattr(module, name)))
     return calls
@@ -61,7 +61,7 @@ async def test_a_persona_scoped_directive_gives_no_fact_but_the_other_sentences_
     rule_calls: list[str],
 ) -> None:
     facts = await facts_of(CFO_AND_DIRECTIVE, cut(True, "vlad"))
-    assert facts == ["The user is the CFO of Borealis."]
+    assert facts == ["The user is the CFO of Borealis.", "The user's company is called Borealis."]
     assert rule_calls  # offline, the instruction rules tell the directive apart
 
 

@@ -22,7 +22,8 @@ PRICING_ANSWER = (
     "the weather in Berlin was terrible that year, which did not help anyone's mood."
 )
 
-# (message, persona the message was sent to, expected scope or None when no instruction)
+# (message, persona the message was sent to, expected scope or None when no instruction): the
+# rule of shared/memory_rule.py, every advisor unless the message names the one it speaks to
 INSTRUCTION_CASES = [
     ("Gunnar, don't use sports analogies.", "gunnar", "gunnar"),
     ("Gunnar, don't use sports analogies.", "vlad", "gunnar"),
@@ -31,19 +32,26 @@ INSTRUCTION_CASES = [
     ("Hey Stefan! Great work on the plan. Never sugarcoat your feedback.", "gunnar", "stefan"),
     ("Samara, always explain your reasoning step by step.", "Gunnar", "samara"),
     ("Tell Ananya to stop using jargon.", "vlad", "ananya"),
-    ("Don't use sports analogies.", "kirby", "kirby"),
-    ("I want you to always ask me a follow-up question at the end.", "Samara", "samara"),
-    ("Please keep your answers under 150 words.", "gunnar", "gunnar"),
-    ("From now on, reply in German.", "vlad", "vlad"),
-    ("Avoid long-winded explanations, I read this on my phone.", "stefan", "stefan"),
-    ("Don't use analogies like Vlad does.", "kirby", "kirby"),
-    ("I prefer short answers.", "vlad", "vlad"),
-    ("from now on talk to me like a cofounder, not a consultant", "kirby", "kirby"),
+    ("Don't use sports analogies.", "kirby", "global"),
+    ("I want you to always ask me a follow-up question at the end.", "Samara", "global"),
+    ("Please keep your answers under 150 words.", "gunnar", "global"),
+    ("From now on, reply in German.", "vlad", "global"),
+    ("Avoid long-winded explanations, I read this on my phone.", "stefan", "global"),
+    ("Don't use analogies like Vlad does.", "kirby", "global"),
+    ("I prefer short answers.", "vlad", "global"),
+    ("from now on talk to me like a cofounder, not a consultant", "kirby", "global"),
     ("Stefan and Ananya, stop sugarcoating.", "vlad", "stefan"),
     ("Stefan and Ananya, stop sugarcoating.", "ananya", "ananya"),
     ("All of you, never use emojis.", "stefan", "global"),
     ("Everyone: from now on, answer in British English.", "ananya", "global"),
     ("Any of you who answers: avoid jargon.", "vlad", "global"),
+    # the trial (issue 13): "always" and "you" alone never narrow an instruction to one persona
+    ("Always answer in English.", "ananya", "global"),
+    ("I am Maya Chen, the CEO of Brightloop. I prefer short answers.", "gunnar", "global"),
+    ("You, Gunnar, should keep it brief.", "vlad", "gunnar"),
+    ("Vlad, never use sports analogies.", "vlad", "vlad"),
+    ("Vlad said our margin is 74%. Always answer in English.", "gunnar", "global"),
+    ("Call me Maya.", "gunnar", None),  # a name: a fact, not an instruction
     ("We never hit our Q3 target.", "gunnar", None),
     ("Always-on pricing is a risk for our margins.", "gunnar", None),
     ("Don't worry, the sales team always answers questions within a day.", "vlad", None),
@@ -63,11 +71,11 @@ INSTRUCTION_CASES = [
     ("Remember to keep the sources of the Q3 report somewhere safe.", "stefan", None),
     ("Keep in mind that our citation style guide changes in May.", "kirby", None),
     ("Keep track of the sources for the audit.", "ananya", None),
-    ("Keep it short.", "gunnar", "gunnar"),
-    ("Keep it simple, please.", "vlad", "vlad"),
-    ("From now on, keep your answers under 100 words.", "kirby", "kirby"),
-    ("Keep in mind that I hate jargon.", "kirby", "kirby"),
-    ("Remember to cite your sources.", "ananya", "ananya"),
+    ("Keep it short.", "gunnar", "global"),
+    ("Keep it simple, please.", "vlad", "global"),
+    ("From now on, keep your answers under 100 words.", "kirby", "global"),
+    ("Keep in mind that I hate jargon.", "kirby", "global"),
+    ("Remember to cite your sources.", "ananya", "global"),
 ]
 
 

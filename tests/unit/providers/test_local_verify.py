@@ -132,12 +132,15 @@ def test_turn_arc_with_an_invented_figure_loses_that_clause() -> None:
     ("message", "is_instruction", "model_scope", "expected"),
     [
         ("Don't use sports analogies.", True, "Global ", "global"),
-        ("Don't use sports analogies.", True, "VLAD", "vlad"),
-        ("Don't use sports analogies.", True, "marketing team", "gunnar"),
-        ("Don't use sports analogies.", True, None, "gunnar"),
+        # one rule (shared/memory_rule.py): a persona only when the message names it
+        ("Don't use sports analogies.", True, "VLAD", "global"),
+        ("Don't use sports analogies.", True, "marketing team", "global"),
+        ("Don't use sports analogies.", True, None, "global"),
+        ("Gunnar, don't use sports analogies.", True, None, "gunnar"),
         ("All of you, never use emojis.", True, "everyone", "global"),
         ("All of you, never use emojis.", True, "gunnar", "global"),  # the message says all
         ("Kirby, stop using bullet points.", True, "gunnar", "kirby"),  # ... or names kirby
+        ("Kirby and Vlad, stop using bullet points.", True, "vlad", "vlad"),  # one of those named
         ("We never hit our Q3 target.", False, "global", None),
     ],
 )

@@ -5,8 +5,9 @@ import pytest
 from shared.db.memory_facts import fact_key
 from shared.prompts import load_prompt
 from shared.providers.llm.memory import LLMMemoryExtractor
-from shared.providers.local.memory import facts_in, remembered, swap_persons
+from shared.providers.local.memory import facts_in, remembered
 from shared.providers.local.memory_extractor import LocalMemoryExtractor
+from shared.providers.local.persons import swap_persons
 from tests.fakes.llm_responder import ResponderChat, parse_variables, scripted_responder
 
 FACTS = [
@@ -55,7 +56,10 @@ async def _local(message: str) -> list:
 
 @pytest.mark.parametrize(("message", "kind", "expected"), FACTS)
 async def test_stated_facts_are_kept_above_the_bar(message: str, kind: str, expected: str) -> None:
-    [fact] = await _local(message)
+    facts = await _local(message)
+    [fact] = [f for f in facts if expected in f.fact]
+    others = [f.fact for f in facts if f is not fact]
+    assert all(other.startswith("The user's company is called ") for other in others)
     assert fact.kind == kind
     assert expected in fact.fact
     assert fact.confidence > 0.8
@@ -96,6 +100,7 @@ async def test_one_message_gives_each_of_its_facts_once() -> None:
     assert sorted(f.fact for f in facts) == [
         "The company's bottleneck is onboarding.",
         "The user is the head of sales at Acme.",
+        "The user's company is called Acme.",
     ]
 
 
@@ -104,8 +109,10 @@ async def test_each_kept_fact_comes_with_the_words_it_was_drawn_from() -> None:
     kept = remembered(message)
     assert [s.words for s in kept] == [
         "I am the head of sales at Acme",
+        "I am the head of sales at Acme",
         "Our bottleneck is onboarding",
     ]
+    assert [s.fact.fact for s in kept][1] == "The user's company is called Acme."
     extracted = await LocalMemoryExtractor().extract_facts(message, "", "vlad")
     assert [s.fact for s in kept] == extracted
 
@@ -171,7 +178,10 @@ async def test_the_local_rules_leave_an_instruction_s_directive_out(scope: str) 
     facts = await LocalMemoryExtractor().extract_facts(
         INSTRUCTION_AND_FACT, "Noted.", "vlad", instruction_scope=scope
     )
-    assert [f.fact for f in facts] == ["The user is the CFO of Borealis."]
+    assert [f.fact for f in facts] == [
+        "The user is the CFO of Borealis.",
+        "The user's company is called Borealis.",
+    ]
 
 
 async def test_the_llm_extractor_tells_the_model_whom_the_instruction_is_for() -> None:
@@ -180,7 +190,10 @@ async def test_the_llm_extractor_tells_the_model_whom_the_instruction_is_for() -
     facts = await LLMMemoryExtractor(chat).extract_facts(
         INSTRUCTION_AND_FACT, "Understood.", "vlad", instruction_scope="vlad"
     )
-    assert [f.fact for f in facts] == ["The user is the CFO of Borealis."]
+    assert [f.fact for f in facts] == [
+        "The user is the CFO of Borealis.",
+        "The user's company is called Borealis.",
+    ]
     [call] = chat.calls
     shown = parse_variables(load_prompt("memory_facts"), call.user)
     assert (shown["instruction_scope"], shown["user_message"]) == ("vlad", INSTRUCTION_AND_FACT)

@@ -4,7 +4,7 @@ from collections.abc import Callable
 
 import pytest
 
-from shared.text.citations import split_claims
+from shared.text.citations import drop_claims, split_claims
 from tests.unit.text.linear_time import assert_linear
 
 
@@ -38,6 +38,19 @@ def test_markers_before_any_sentence_or_alone_are_still_a_claim() -> None:
     assert claims("[Ref: 1] We hire. Soon.") == [("[Ref: 1] We hire.", (1,)), ("Soon.", ())]
     assert claims(" [Ref: 2] ") == [("[Ref: 2]", (2,))]
     assert claims("  \n ") == []
+
+
+def test_a_list_stays_a_list_when_a_claim_is_dropped() -> None:
+    answer = (
+        "Here it is:\n\n- Price is $49. [Ref: 1]\n- Two hires. [Ref: 2]\n- Office in Oslo. [Ref: 3]"
+    )
+    kept, removed = drop_claims(answer, lambda claim: claim.refs != (2,))
+    assert kept == "Here it is:\n\n- Price is $49. [Ref: 1]\n- Office in Oslo. [Ref: 3]"
+    assert removed == ["Two hires."]  # the statement, without its list marker
+    assert (
+        drop_claims("One. [Ref: 1] Two. [Ref: 2]", lambda c: True)[0]
+        == "One. [Ref: 1] Two. [Ref: 2]"
+    )
 
 
 @pytest.mark.parametrize(

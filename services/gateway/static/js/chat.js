@@ -218,7 +218,9 @@ function sourceList(citations) {
           el("span", { class: "source-ref" }, String(citation.ref)),
           citation.file_id
             ? `${citation.filename}${citation.title ? ` — ${citation.title}` : ""}${citation.line_start ? `, ${lineRange(citation.line_start, citation.line_end)}` : ""}`
-            : `Past conversation — ${citation.title}`,
+            : citation.fact_id
+              ? `Memory — ${citation.title}: ${citation.snippet}`
+              : `Past conversation — ${citation.title}`,
         ),
       ),
     ),

@@ -29,11 +29,12 @@ export async function openCitation(citation) {
   const dialog = document.getElementById("citation-dialog");
   const body = dialog.querySelector(".dialog-body");
   const heading = dialog.querySelector("h2");
-  heading.textContent = `[Ref: ${citation.ref}] ${citation.file_id ? citation.filename : "Past conversation"}`;
+  heading.textContent = `[Ref: ${citation.ref}] ${citation.file_id ? citation.filename : citation.fact_id ? "What Artisan knows" : "Past conversation"}`;
   body.replaceChildren(el("p", { class: "muted" }, "Loading the passage…"));
   if (!dialog.open) dialog.showModal();
   try {
-    body.replaceChildren(...(citation.file_id ? await filePassage(citation) : await turnPassage(citation)));
+    const passage = citation.file_id ? filePassage : citation.fact_id ? factPassage : turnPassage;
+    body.replaceChildren(...(await passage(citation)));
     body.querySelector("mark")?.scrollIntoView({ block: "center" });
   } catch (error) {
     body.replaceChildren(el("p", { class: "error-text" }, error.status === 404
@@ -51,6 +52,15 @@ async function filePassage(citation) {
   return [
     el("p", { class: "muted passage-where" }, where),
     el("pre", { class: "passage", tabindex: "0" }, ...highlighted(chunk.text, citation.snippet)),
+  ];
+}
+
+// a memory fact: what Artisan learned about you or your company, as the memory panel lists it
+async function factPassage(citation) {
+  return [
+    el("p", { class: "muted passage-where" }, `Memory · ${citation.title}`),
+    el("blockquote", { class: "passage-quote" }, el("mark", {}, citation.snippet)),
+    el("p", { class: "muted" }, "Learned from what you told an advisor; every advisor knows it. Forget it in the memory panel."),
   ];
 }
 

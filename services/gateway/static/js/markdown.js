@@ -49,7 +49,7 @@ function linkCitations(container, citations, onCite) {
 
 export function citationChip(ref, citation, onCite) {
   if (!citation) return el("span", { class: "cite pending" }, `[${ref}]`);
-  const where = citation.file_id ? citation.filename : "our conversation";
+  const where = citation.file_id ? citation.filename : citation.fact_id ? "what Artisan knows" : "our conversation";
   return el(
     "button",
     {

@@ -1,5 +1,7 @@
 // The memory panel: this persona's instructions, the global ones, and durable facts — each
 // deletable. An instruction is the Artisan Cut of a turn, so forgetting it deletes that turn.
+// Who keeps an instruction is worded as the acknowledgement words it (shared/memory_rule.py):
+// "every advisor", unless the instruction named one advisor.
 
 import { api } from "./api.js";
 import { removeTurnView } from "./chat.js";
@@ -38,12 +40,12 @@ export async function refreshMemory() {
     const own = instructions.items.filter((item) => item.instruction_scope === chosen.name);
     const global = instructions.items.filter((item) => item.instruction_scope !== chosen.name);
     body.replaceChildren(
-      section(`${chosen.display_name}'s instructions`, own.map(instructionItem),
-        `Instructions you give ${chosen.display_name} (“from now on…”) appear here; other personas never see them.`),
-      section("Global instructions", global.map(instructionItem),
-        "Instructions for every persona (“always…”, “never…”) appear here."),
+      section(`Only for ${chosen.display_name}`, own.map(instructionItem),
+        `Instructions that name ${chosen.display_name} (“${chosen.display_name}, never…”) appear here; other advisors never see them.`),
+      section("For every advisor", global.map(instructionItem),
+        "Instructions about how to answer (“always answer in English”, “I prefer short answers”) are for every advisor unless they name one."),
       section("What Artisan knows", memory.items.map(factItem),
-        "Lasting facts about you and your company, learned from your conversations."),
+        "Facts about you and your company (“my name is…”, “our company is called…”) — every advisor knows them and answers from them."),
     );
   } catch (error) {
     reportError(error, "Loading memory");
@@ -63,8 +65,8 @@ function instructionItem(entry) {
   return el(
     "li",
     { dataset: { turnId: entry.turn_id } },
-    el("p", {}, entry.boss_essence),
-    el("p", { class: "muted" }, `${entry.persona} · ${formatTime(entry.created_at)}`),
+    el("p", {}, entry.instruction || entry.boss_essence),
+    el("p", { class: "muted" }, `For ${entry.applies_to || entry.instruction_scope} · told to ${entry.persona} · ${formatTime(entry.created_at)}`),
     iconButton("trash", "Forget this instruction (deletes the turn that gave it)", () => forgetInstruction(entry)),
   );
 }
@@ -74,7 +76,7 @@ function factItem(fact) {
     "li",
     { dataset: { factId: fact.id } },
     el("p", {}, fact.fact),
-    el("p", { class: "muted" }, `${fact.kind === "user" ? "About you" : "About your company"} · confidence ${fact.confidence.toFixed(2)}`),
+    el("p", { class: "muted" }, `${fact.kind === "user" ? "About you" : "About your company"} · every advisor knows this · confidence ${fact.confidence.toFixed(2)}`),
     iconButton("trash", "Forget this fact", () => forgetFact(fact)),
   );
 }

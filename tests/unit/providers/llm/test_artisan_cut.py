@@ -112,6 +112,11 @@ def _turn_answer(is_instruction: bool, scope: str | None, persona: str = "Gunnar
             "global",
         ),
         ("What should we charge?", "gunnar", _turn_answer(False, "gunnar"), None),
+        # held to the one rule (shared/memory_rule.py): a persona only when the message names it
+        ("Always answer in English.", "ananya", _turn_answer(True, "ananya"), "global"),
+        ("I prefer short answers.", "gunnar", _turn_answer(True, None), "global"),
+        ("Vlad, never use sports analogies.", "gunnar", _turn_answer(True, "gunnar"), "vlad"),
+        ("Vlad, never use sports analogies.", "gunnar", _turn_answer(True, "global"), "vlad"),
     ],
 )
 async def test_turn_cuts_carry_instruction_flags_with_a_normalised_scope(
@@ -126,6 +131,8 @@ async def test_turn_cuts_carry_instruction_flags_with_a_normalised_scope(
         assert result.instruction_scope == expected
         assert result.persona_name == persona.lower()
         assert result.boss_essence == answer["boss_essence"]
+        # a model that gave no instruction words: the boss essence stands for them
+        assert result.instruction == (answer["boss_essence"] if expected else None)
     assert [(c.role, c.prompt) for c in chat.calls] == [
         ("compress", "turn_cut_2a"),
         ("verify", "turn_cut_2b"),
