@@ -18,6 +18,7 @@ from shared.providers.local.persons import second_person
 from shared.providers.local.quotes import Candidate, best_sentences
 
 FACT_KIND = "memory_fact"
+MAX_QUESTION_CHARS = 300  # a direct question about the user is short; a longer one goes to files
 _FIRST_PERSON = re.compile(r"\b(?:my|our|i|we|me|us|mine|ours)\b", re.IGNORECASE)
 _HEADING = re.compile(r"^About the (?:user|company): ")
 
@@ -65,7 +66,9 @@ def memory_answer(request: AnswerInput, *, any_topic: bool = False) -> str | Non
     By default only a question on one of TOPICS; `any_topic` also takes the facts that hold
     the question's words (for a question nothing else answered)."""
     question = request.question.replace("’", "'")
-    if not _FIRST_PERSON.search(question) or not is_question(question.strip()):
+    if len(question) > MAX_QUESTION_CHARS or not _FIRST_PERSON.search(question):
+        return None
+    if not is_question(question.strip()):
         return None
     facts = fact_candidates(request)
     if not facts:

@@ -67,18 +67,23 @@ _COMPANY_NAMED = (
         r"(?:['’]s name is| is (?:called|named)| goes by))\s+" + _COMPANY
     ),
     re.compile(r"(?i:\bwe(?:['’]re| are) (?:called|named))\s+" + _COMPANY),
-    # "the head of Sales at Acme": the company is where the role is, after "at" or "for" ...
-    re.compile(rf"\bI(?i: am|'m|’m)\b[^.;!?]*?\b(?i:{_ROLE})\b[^.;!?]*?\b(?:at|for)\s+{_COMPANY}"),
-    # ... or, with neither, what the role is of ("the CEO of Brightloop")
-    re.compile(rf"\bI(?i: am|'m|’m)\b[^.;!?]*?\b(?i:{_ROLE})\b[^.;!?]*?\bof\s+{_COMPANY}"),
     re.compile(
         r"\bI (?i:work (?:at|for)|run|founded|co-founded|cofounded|own|started|built)\s+" + _COMPANY
     ),
 )
+# a role the user says they hold ("I am the head of Sales at Acme", "I'm Maya, CEO of X"): read
+# step by step, each a single scan, so that a long sentence costs linear time
+_I_AM = re.compile(r"\bI(?i: am|'m|’m)\b")
+_ROLE_WORD = re.compile(rf"\b(?i:{_ROLE})\b")
+_ROLE_AT = re.compile(rf"\b(?:at|for)\s+{_COMPANY}")  # where the role is ...
+_ROLE_OF = re.compile(rf"\bof\s+{_COMPANY}")  # ... or, with neither, what it is of
+_CLAUSE_END = re.compile(r"[.;!?]")
+MAX_SENTENCE_CHARS = 600  # a statement about who one is is short; the rest is not read
 
 
 def person_facts(sentence: str) -> list[Found]:
     """The user's name and a role said beside it, as one sentence gives them (once each)."""
+    sentence = sentence[:MAX_SENTENCE_CHARS]
     found: list[Found] = []
     for pattern, confidence in _USER_NAME:
         match = pattern.search(sentence)
@@ -96,10 +101,28 @@ def person_facts(sentence: str) -> list[Found]:
 
 def company_facts(sentence: str) -> list[Found]:
     """The name of the user's company, as the sentence gives it (once)."""
-    for pattern in _COMPANY_NAMED:
-        match = pattern.search(sentence)
-        company = match.group("company").rstrip(".’'") if match else ""
-        if match and company.split()[0] not in _DEPARTMENTS:
+    sentence = sentence[:MAX_SENTENCE_CHARS]
+    named = [(m, m.start()) for m in (p.search(sentence) for p in _COMPANY_NAMED) if m]
+    for match, start in [*named, *_role_company(sentence)]:
+        company = match.group("company").rstrip(".’'")
+        if company.split()[0] not in _DEPARTMENTS:
             fact = f"The user's company is called {company}."
-            return [Found("company", fact, 0.9, match.group(0).rstrip(".’'"))]
+            return [Found("company", fact, 0.9, sentence[start : match.end()].rstrip(".’'"))]
     return []
+
+
+def _role_company(sentence: str) -> list[tuple[re.Match[str], int]]:
+    """The company after a role the user holds ("I am the head of Sales at Acme" → Acme), and
+    where the user's words about it start."""
+    said = _I_AM.search(sentence)
+    if said is None:
+        return []
+    end = _CLAUSE_END.search(sentence, said.end())
+    stop = end.start() if end else len(sentence)
+    role = _ROLE_WORD.search(sentence, said.end(), stop)
+    if role is None:
+        return []
+    found = _ROLE_AT.search(sentence, role.end(), stop) or _ROLE_OF.search(
+        sentence, role.end(), stop
+    )
+    return [(found, said.start())] if found else []

@@ -3,10 +3,15 @@ and the company, an instruction about how to answer, and whom the instruction is
 
 import pytest
 
+from services.gateway.turn_schemas import MAX_IMPORT_FIELD_CHARS
 from shared.memory_rule import audience, held_scope, instruction_scope
+from shared.personas import get_persona
+from shared.providers.local.acknowledge import acknowledgement
 from shared.providers.local.memory import remembered
 from shared.providers.local.persons import second_person
+from shared.providers.local.style import Style, followed
 from shared.providers.local.told import told
+from tests.unit.text.linear_time import assert_fast
 
 NAME = "The user's name is Maya Chen."
 CEO = "The user is the CEO of Brightloop."
@@ -163,3 +168,32 @@ def test_the_scope_is_worded_as_the_panel_and_the_acknowledgement_say_it() -> No
     assert audience("global") == "every advisor"
     assert audience("vlad") == "Vlad"
     assert instruction_scope("Answer in English.", ("Answer in English.",), "gunnar") == "global"
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "I am the head ",
+        "I'm Maya ",
+        "I am the CEO of ",
+        "call me Maya Chen Lee ",
+        "my name is ",
+        "our company is called ",
+        "I work at ",
+        "you, Gunnar, ",
+        "Vlad said ",
+        "keep it short ",
+        "no bullet ",
+    ],
+)
+def test_reading_the_longest_imported_message_is_linear(unit: str) -> None:
+    """Chat messages and imported turns reach the reader and the acknowledgement: a crafted one
+    must not hold a worker (a nested pattern once took minutes on 14,000 characters)."""
+    text = unit * (MAX_IMPORT_FIELD_CHARS // len(unit))
+    gunnar = get_persona("gunnar")
+    for read in (
+        lambda t: told(t, "gunnar"),
+        lambda t: acknowledgement(gunnar, t),
+        lambda t: followed(Style(), t),
+    ):
+        assert_fast(read, text, 5.0)
