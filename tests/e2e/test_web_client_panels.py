@@ -9,7 +9,7 @@ from playwright.async_api import Locator, Page, expect
 from shared.launcher.stack import Stack
 from tests.e2e.conftest import WebUser, screenshot
 from tests.e2e.web import open_app
-from tests.helpers import upload, wait_for_status
+from tests.helpers import upload, wait_for_status, wait_journaled
 
 pytestmark = pytest.mark.e2e
 
@@ -84,6 +84,30 @@ async def test_an_instruction_that_names_no_advisor_is_listed_for_every_advisor(
             break
         await asyncio.sleep(0.2)
     await expect(everyone.locator("li")).to_contain_text("For every advisor · told to ananya")
+
+
+async def test_a_question_about_you_is_answered_from_what_you_told_it(
+    page: Page, web_system: Stack, web_user: WebUser
+) -> None:
+    await open_app(page, web_system, web_user)
+    await page.get_by_role("radio", name="Gunnar").click()
+    told = "I am Maya Chen, the CEO of Brightloop. I prefer short answers."
+    await page.locator("#message").fill(told)
+    await page.keyboard.press("Enter")
+    turns = page.locator(".turn[data-turn-id]:not([data-turn-id=''])")
+    await expect(turns).to_have_count(1)
+    await expect(turns.last.locator(".answer")).to_contain_text("your name is Maya Chen")
+    await wait_journaled(web_user.client, [await turns.last.get_attribute("data-turn-id")])
+
+    await page.locator("#message").fill("What is my name?")
+    await page.keyboard.press("Enter")
+    await expect(turns).to_have_count(2)
+    await expect(turns.last.locator(".answer")).to_contain_text("Your name is Maya Chen.")
+    await turns.last.locator(".answer .cite").first.click()
+    dialog = page.locator("#citation-dialog")
+    await expect(dialog.locator("h2")).to_contain_text("What Artisan knows")
+    await expect(dialog.locator("mark")).to_have_text("The user's name is Maya Chen.")
+    await page.keyboard.press("Escape")
 
 
 async def test_usable_at_375_pixels(page: Page, web_system: Stack, web_user: WebUser) -> None:
