@@ -51,8 +51,9 @@ async def test_random_kills_of_every_service_lose_and_duplicate_nothing(
     killer = asyncio.create_task(chaos.run(CHAOS_SECONDS))
     try:
         file_ids, turn_ids = await asyncio.gather(_upload_all(uploader), _talk(talker))
+        await chaos.kills_done.wait()
     finally:
-        await killer
+        killer.cancel()
     chaos.heal_until_all_running()
     db = await create_pool(faulty.database_url)
     try:
@@ -77,11 +78,17 @@ class Chaos:
         self.stack, self.rng = stack, rng
         self.kills = 0
         self.killed: set[str] = set()
+        self.kills_done = asyncio.Event()
 
     async def run(self, seconds: float) -> None:
+        """Kill for `seconds`, then go on restarting what died (as `artisan up` does) until
+        cancelled: the workload may outlast the kills."""
         deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            self._kill_one()
+        while True:
+            if time.monotonic() < deadline:
+                self._kill_one()
+            else:
+                self.kills_done.set()
             for _ in range(4):
                 self.stack.supervisor.restart_dead()
                 await asyncio.sleep(KILL_EVERY_SECONDS / 4)
