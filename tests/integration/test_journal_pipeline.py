@@ -224,7 +224,7 @@ async def test_events_of_a_deleted_turn_are_dropped(
     api_client: httpx.AsyncClient, db: asyncpg.Pool, broker: NatsBroker
 ) -> None:
     user_id = api_client.user_id  # type: ignore[attr-defined]
-    row = await insert_turn(
+    row = await park_turn(  # stored without the dispatcher sending it: only our event will
         db,
         NewTurn(
             user_id=user_id,
