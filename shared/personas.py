@@ -1,13 +1,15 @@
 """Personas: one file per advisor in `prompts/personas/<name>.md`; drop a file in to add one.
 
-A persona file is a front-matter block (`name`, `display_name`, `role`, `description`, and an
-optional `lead_in`, the persona's one-line opening for extractive answers) and a body with a
+A persona file is a front-matter block (`name`, `display_name`, `role`, `description`, an
+optional `lead_in`, and optional `openers`: for each kind of extractive answer — `fact`,
+`summary`, `advice` — a few one-clause openings in the persona's voice) and a body with a
 `## Profile` section (first person: who the persona is, used for name questions) and a
 `## Voice` section (how the persona speaks, given to the answering model).
 """
 
 import logging
 import re
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -19,6 +21,9 @@ PERSONAS_DIR = PROMPTS_DIR / "personas"
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _REQUIRED_KEYS = ("name", "display_name", "role", "description")
 _SECTION = re.compile(r"^## (Profile|Voice)[ \t]*$", re.MULTILINE)
+ANSWER_KINDS = ("fact", "summary", "advice")
+# an advice question offline, for a persona whose file words no opener for it: honest all the same
+ADVICE_OPENER = "No language model is connected, so this is not advice, only what your records say:"
 
 
 @dataclass(frozen=True)
@@ -30,10 +35,20 @@ class Persona:
     profile: str
     voice: str
     lead_in: str = ""
+    openers: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (kind, its openings) pairs
 
     @property
     def initial(self) -> str:
         return self.display_name[:1].upper()
+
+    def opening(self, kind: str, question: str = "") -> str:
+        """The opening of an extractive answer of `kind` (fact, summary, advice): one of the
+        persona's openers for it, picked by the question so that answers do not all open
+        alike; else its lead_in (for advice, an opening that says it is not advice)."""
+        choices = dict(self.openers).get(kind, ())
+        if not choices:
+            return ADVICE_OPENER if kind == "advice" else self.lead_in
+        return choices[zlib.crc32(" ".join(question.lower().split()).encode()) % len(choices)]
 
     def summary(self) -> dict[str, str]:
         """The public JSON shape of GET /v1/personas."""
@@ -49,6 +64,7 @@ class Persona:
 def parse_persona(source: str, expected_name: str | None = None) -> Persona:
     """A Persona from a file's text; PromptError names what is wrong with it."""
     front, body = split_front_matter(source)
+    openers = _openers(front.pop("openers", None))
     meta = {key: str(value) for key, value in front.items() if value is not None}
     missing = [key for key in _REQUIRED_KEYS if not meta.get(key)]
     if missing:
@@ -67,7 +83,25 @@ def parse_persona(source: str, expected_name: str | None = None) -> Persona:
         profile=sections["Profile"],
         voice=sections["Voice"],
         lead_in=meta.get("lead_in", ""),
+        openers=openers,
     )
+
+
+def _openers(found: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`openers:` as (kind, openings) pairs: each kind maps to one opening or a list of them."""
+    if found is None:
+        return ()
+    if not isinstance(found, dict) or not set(found) <= set(ANSWER_KINDS):
+        raise PromptError(f"persona openers must map some of {list(ANSWER_KINDS)} to openings")
+    pairs = []
+    for kind, said in found.items():
+        openings = [said] if isinstance(said, str) else said
+        if not isinstance(openings, list) or not all(
+            isinstance(o, str) and o.strip() for o in openings
+        ):
+            raise PromptError(f"persona openers for {kind!r} must be text or a list of texts")
+        pairs.append((kind, tuple(" ".join(o.split()) for o in openings)))
+    return tuple(pairs)
 
 
 def _sections(name: str, body: str) -> dict[str, str]:

@@ -99,10 +99,12 @@ def key_names(question: str) -> set[str]:
     return found
 
 
-def could_answer(question: str, passage: str) -> bool:
-    """Whether a passage could be evidence for the question at all: it mentions most of the
-    names the question is about and holds an answer of the asked kind."""
+def could_answer(question: str, passage: str, *, named_by: str = "") -> bool:
+    """Whether a passage could be evidence for the question at all: it (or `named_by`, the
+    title of the section it speaks for) mentions most of the names the question is about, and
+    it holds an answer of the asked kind."""
     names = {stem(name) for name in key_names(question)}
-    if names and len(names & {stem(w) for w in words(passage)}) / len(names) < MIN_NAMES:
+    said = {stem(w) for w in words(f"{named_by} {passage}")}
+    if names and len(names & said) / len(names) < MIN_NAMES:
         return False
     return holds_answer_type(passage, answer_type(question))

@@ -21,6 +21,7 @@ from shared.providers.local.acknowledge import acknowledgement
 from shared.providers.local.fact_answers import memory_answer
 from shared.providers.local.quotes import Candidate, best_sentences, sentences_of
 from shared.providers.local.style import answer_style
+from shared.text.advice import asks_for_advice
 from shared.text.tokens import count_tokens
 from shared.text.words import word_pieces, words
 from shared.usage import record_call
@@ -28,7 +29,7 @@ from shared.usage import record_call
 MIN_CONFIDENCE = 0.3  # seed 001: below this retrieval confidence, refuse
 # a summary answer: SUMMARY_SENTENCES for one file; for several, SUMMARY_PER_FILE each, at most
 # SUMMARY_MAX_SENTENCES in all (so up to that many files are each quoted once)
-SUMMARY_SENTENCES, SUMMARY_PER_FILE, SUMMARY_MAX_SENTENCES = 4, 2, 8
+SUMMARY_SENTENCES, SUMMARY_PER_FILE, SUMMARY_MAX_SENTENCES = 6, 3, 9
 FILE_KINDS = frozenset({"chunk", "attachment"})
 SUMMARY_KINDS = frozenset({"file_summary", "section_summary"})
 JOURNAL_KINDS = frozenset({"journal", "turn", "recalled", "starred"})
@@ -58,7 +59,9 @@ def candidates(request: AnswerInput, kinds: frozenset[str] | None = None) -> lis
         for item in section.items
         if item.ref is not None and item.kind in kinds and item.ref in request.passages
     ]
-    return sentences_of({ref: request.passages[ref] for ref in dict.fromkeys(refs)})
+    # a file passage's title names what its sentences are about (a journal's is its arc: no)
+    titles = {r.ref: r.title for r in request.bundle.references if r.chunk_id is not None}
+    return sentences_of({ref: request.passages[ref] for ref in dict.fromkeys(refs)}, titles)
 
 
 def summary_sentences(request: AnswerInput) -> list[Candidate]:
@@ -104,6 +107,13 @@ def compose(lead_in: str, chosen: list[Candidate], *, bullets: bool = False) -> 
     return f"{lead_in}\n\n{body}" if lead_in else body
 
 
+def answer_kind(request: AnswerInput) -> str:
+    """The persona's opener that fits: summary, advice (the records, saying so) or fact."""
+    if request.bundle.path == "summary":
+        return "summary"
+    return "advice" if asks_for_advice(request.question) else "fact"
+
+
 def extractive_answer(request: AnswerInput) -> str | None:
     """The answer text, or None when the sources do not answer the question."""
     if request.bundle.retrieval_confidence < MIN_CONFIDENCE:
@@ -118,7 +128,8 @@ def extractive_answer(request: AnswerInput) -> str | None:
     if not chosen:
         return None
     style = answer_style(request.bundle)  # the persona's standing instructions (style.py)
-    lead_in, chosen = style.applied(request.persona.lead_in, chosen)
+    opening = request.persona.opening(answer_kind(request), request.question)
+    lead_in, chosen = style.applied(opening, chosen)
     return compose(lead_in, chosen, bullets=style.bullets)
 
 

@@ -105,19 +105,23 @@ def _sentence_score(sentence: str, title_stems: set[str], index: int, count: int
         + 1.0 * sum(token in COMMITMENT_WORDS or token in _RATIONALE for token in tokens)
     )
     score = min(signal, 8.0) + 0.75 * min(len(NUMBER.findall(sentence)), 3)
-    score += 0.4 * min(_capitalised_terms(sentence), 3)
+    score += 0.4 * min(capitalised_terms(sentence), 3)
     score += 0.8 * min(sum(stem(token) in title_stems for token in set(tokens)), 3)
     score += 1.0 if index == 0 else 0.3 if index == count - 1 else 0.0
-    if GREETING.search(sentence):
-        score -= 2.0
-    if len(tokens) < 5:
-        score -= 1.5
-    elif len(tokens) > 45:
-        score -= 1.0
-    return score - (0.5 if sentence.endswith("?") else 0.0)
+    return score - aside_penalty(sentence, len(tokens)) - (0.5 if sentence.endswith("?") else 0.0)
 
 
-def _capitalised_terms(sentence: str) -> int:
+def aside_penalty(sentence: str, word_count: int) -> float:
+    """What a greeting, a fragment or a run-on costs a sentence as a key sentence."""
+    penalty = 2.0 if GREETING.search(sentence) else 0.0
+    if word_count < 5:
+        penalty += 1.5
+    elif word_count > 45:
+        penalty += 1.0
+    return penalty
+
+
+def capitalised_terms(sentence: str) -> int:
     """Names and proper terms: capitalised words that do not start the sentence."""
     return sum(1 for word in sentence.split()[1:] if word[:1].isupper() and word.lower() != "i")
 

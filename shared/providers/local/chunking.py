@@ -7,7 +7,7 @@ from itertools import pairwise
 
 from shared.domain import ChunkSpan
 from shared.providers.local.boundaries import Boundary, line_boundaries
-from shared.providers.local.summary import chunk_summary
+from shared.providers.local.summary import section_summary
 from shared.providers.local.titles import titled_spans
 from shared.text.boundaries import BoundaryLevel
 from shared.text.sentences import sentence_spans
@@ -49,7 +49,7 @@ def chunk_text(text: str, target_words: int = DEFAULT_TARGET_WORDS) -> list[Chun
     spans = titled_spans(text, [(piece.start, piece.end) for piece in pieces], planner.boundaries)
     validate_spans(text, spans)
     return [
-        replace(span, summary=chunk_summary(text[span.start : span.end], span.title))
+        replace(span, summary=section_summary(text[span.start : span.end], span.title))
         for span in spans
     ]
 

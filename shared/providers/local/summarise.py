@@ -1,29 +1,49 @@
-"""Offline summaries for seed 003's two paths: per section, and per file from the sections."""
+"""Offline summaries for seed 003's two paths: per section, and per file from the sections.
+
+A file's summary says what the document is (its kind and title), then its most informative
+sentences across the sections — decisions, figures, owners, dates — quoted verbatim from the
+section summaries, spread over the sections and their topics, in document order.
+"""
 
 import re
 from collections import Counter
 from dataclasses import dataclass
-from itertools import pairwise
 
-from shared.providers.local.artisan_cut import salience
-from shared.providers.local.summary import ranked_sentences, section_summary
-from shared.providers.local.titles import is_topical
-from shared.text.words import shorten, stem, words
+from shared.providers.local.informative import centrality, informative_score, title_stems_of
+from shared.providers.local.summary import section_summary
+from shared.text.sentences import sentence_spans
+from shared.text.words import shorten, words
 
 FILE_SUMMARY_CHARS = 1200
+FILE_POINTS = 5  # sentences after the opening line
 _OPENING_CHARS = 240
-_POINT_CHARS = 180
-_MAIN_TOPICS = 3
-_TITLE_WEIGHT = 3  # a title names its section's topic; a summary word may be incidental
-_TOPIC_WEIGHT = 1.5  # how much covering a main topic lifts a section's point
-_REPEAT_PENALTY = 4.0  # a second point on an already covered title says less than a new one
+_TITLE_CHARS = 90
+_MIN_POINT_SCORE = 1.5  # a point after the first must carry a decision, figure, owner or date
+_SAME_SECTION_PENALTY = 1.0
+_SAME_TOPIC_PENALTY = 1.5  # a second point on a topic already covered says less than a new one
+_SHORTLIST = 60  # the best-scored points the spread over sections and topics chooses from
 # "EXPERT 2 (cont.): on pricing tiers" → label "EXPERT 2", topic "pricing tiers"
 _LABELLED_TITLE = re.compile(
     r"^(?P<label>[^:]{1,40}?)(?:\s*\(cont\.\))?:\s+(?:on\s+)?(?P<rest>.+)$"
 )
 _PART_SUFFIX = re.compile(r"\s*\((?:part \d+|cont\.)\)\s*$", re.IGNORECASE)
 _SUMMARY_LABEL = re.compile(r"^(?P<label>[A-Z][\w.'’ -]{0,30}?):\s+")
-_CLAUSE_BREAK = re.compile(r"[.,;:!?()\[\]\"“”—–\n]+")
+# what a document is, from words of its name and title; the first match wins
+_KINDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(rf"\b(?:{pattern})", re.IGNORECASE), kind)
+    for pattern, kind in (
+        (r"board|meeting|minutes|stand-?up|sync|retro|offsite|all-hands", "meeting notes"),
+        (r"interview", "an interview transcript"),
+        (r"transcript|call|podcast", "a transcript"),
+        (r"roadmap|plan", "a plan"),
+        (r"decision|memo|rfc", "a decision memo"),
+        (r"proposal|pitch", "a proposal"),
+        (r"report|metrics|kpi|review|results|financials|q[1-4]\b", "a report"),
+        (r"contract|agreement|terms|nda|msa", "an agreement"),
+        (r"policy|handbook|guideline", "a policy"),
+        (r"notes", "notes"),
+    )
+)
 
 
 class LocalSummariser:
@@ -44,120 +64,114 @@ class _Section:
     summary: str
 
 
+@dataclass(frozen=True)
+class _Point:
+    section: int
+    order: int  # position among every sentence of the summaries
+    topic: str
+    text: str  # as quoted: the summary's own sentence, its speaker named
+    score: float
+
+
 def file_summary(filename: str, sections: list[tuple[str, str]]) -> str:
-    """An opening line naming the file and its main subject, then its most salient points."""
+    """'board.md: meeting notes, “Board meeting — March 2025”.' and its telling sentences."""
     parsed = [_parse(index, title, summary) for index, (title, summary) in enumerate(sections)]
     parsed = [section for section in parsed if section.topic or section.summary]
     if not parsed:
         return shorten(f"{filename}: an empty document with nothing to summarise.", _OPENING_CHARS)
-    topics = main_topics(parsed)
-    opening = opening_line(filename, topics, parsed)
-    budget = FILE_SUMMARY_CHARS - len(opening)
-    return "\n".join([opening, *salient_points(parsed, topics, budget)])
+    opening = opening_line(filename, parsed)
+    points = best_points(_points(parsed), FILE_SUMMARY_CHARS - len(opening))
+    return "\n".join([opening, *(f"- {point.text}" for point in points)])
 
 
-def opening_line(filename: str, topics: list[str], sections: list[_Section]) -> str:
-    """'report.md: 12 sections on pricing tiers, churn and hiring plan.'"""
-    count = f"{len(sections)} section{'s' if len(sections) != 1 else ''}"
-    if topics:
-        subject = topics[0] if len(topics) == 1 else f"{', '.join(topics[:-1])} and {topics[-1]}"
-        line = f"{filename}: {count} on {subject}."
-    else:
-        first = sections[0].topic or shorten(sections[0].summary, 60)
-        line = f"{filename}: {count}, opening with {first}."
-    return shorten(line, _OPENING_CHARS, "…")
+def opening_line(filename: str, sections: list[_Section]) -> str:
+    """What the document is: its kind and, when its first section is headed, its title."""
+    first = sections[0]
+    labelled = sum(bool(section.label) for section in sections) > len(sections) / 2
+    title = "" if labelled or not _is_heading_like(first.topic, first.summary) else first.topic
+    kind = document_kind(f"{filename} {title}", labelled)
+    line = f"{filename}: {kind}, “{shorten(title, _TITLE_CHARS, '…')}”." if title else ""
+    return shorten(line or f"{filename}: {kind}.", _OPENING_CHARS, "…")
 
 
-def main_topics(sections: list[_Section]) -> list[str]:
-    """The phrases most sections return to; named in a title when titles name topics at all."""
-    weights: Counter[tuple[str, ...]] = Counter()
-    surface: dict[tuple[str, ...], str] = {}
-    in_titles: set[tuple[str, ...]] = set()
+def document_kind(name_and_title: str, labelled: bool) -> str:
+    """'meeting notes', 'a plan', 'an interview transcript', … or 'a document'."""
+    spaced = re.sub(r"[-_.]+", " ", name_and_title)
+    for pattern, kind in _KINDS:
+        if pattern.search(spaced):
+            return kind
+    return "a transcript" if labelled else "a document"
+
+
+def _is_heading_like(topic: str, summary: str) -> bool:
+    """A title from a heading, not the first words of the text standing in for one."""
+    if not topic or topic.endswith(("…", ".", "!", "?")) or len(words(topic)) > 12:
+        return False
+    return not " ".join(summary.split()).startswith(topic)
+
+
+def _points(sections: list[_Section]) -> list[_Point]:
+    """Every sentence of the section summaries with its informativeness."""
+    found: list[tuple[_Section, str]] = []
     for section in sections:
-        for key, (phrase, weight) in _section_terms(section).items():
-            weights[key] += weight
-            surface.setdefault(key, phrase)
-            if weight == _TITLE_WEIGHT:
-                in_titles.add(key)
-    # summaries repeat verbs such as 'decided'; a topic is what the titles keep naming
-    candidates = [key for key in weights if key in in_titles] if in_titles else list(weights)
-    ranked = sorted(candidates, key=lambda key: (-_topic_weight(key, weights), -len(key), key))
-    chosen: list[tuple[str, ...]] = []
-    for key in ranked:
-        if weights[key] < 2 or len(chosen) == _MAIN_TOPICS:
-            break  # a phrase that occurs once is no subject of the whole file
-        if not any(set(key) & set(taken) for taken in chosen):
-            chosen.append(key)
-    return [surface[key] for key in chosen]
-
-
-def _topic_weight(key: tuple[str, ...], weights: Counter[tuple[str, ...]]) -> float:
-    return weights[key] * (1.5 if len(key) == 2 else 1.0)  # a phrase names a topic better
-
-
-def _section_terms(section: _Section) -> dict[tuple[str, ...], tuple[str, int]]:
-    """Each topical word and word pair of a section once, with the weight of where it occurs."""
-    terms: dict[tuple[str, ...], tuple[str, int]] = {}
-    for text, weight in ((section.summary, 1), (section.topic, _TITLE_WEIGHT)):
-        for clause in _CLAUSE_BREAK.split(text):
-            tokens = [token for token in words(clause) if is_topical(token)]
-            for token in tokens:
-                terms[(stem(token),)] = (token, weight)
-            for first, second in pairwise(words(clause)):
-                if is_topical(first) and is_topical(second):
-                    terms[(stem(first), stem(second))] = (f"{first} {second}", weight)
-    return terms
-
-
-def salient_points(sections: list[_Section], topics: list[str], budget: int) -> list[str]:
-    """Points for the most salient sections that fit the budget, in document order."""
-    topic_stems = {stem(word) for topic in topics for word in words(topic)}
-    base = {section.index: _base_score(section, topic_stems) for section in sections}
-    remaining = {section.index: section for section in sections}
-    covered: Counter[str] = Counter()  # points made per section topic
-    said: set[str] = set()  # sentences already used: a refrain is worth one point at most
-    chosen: list[tuple[int, str]] = []
-    used = 0
-    while remaining:
-        best = max(
-            remaining.values(),
-            key=lambda item: (
-                base[item.index] - _REPEAT_PENALTY * covered[item.topic.lower()],
-                -item.index,
-            ),
+        speaker = section.label
+        for start, end in sentence_spans(section.summary):
+            sentence = section.summary[start:end]
+            if match := _SUMMARY_LABEL.match(sentence):
+                speaker, sentence = match.group("label").strip(), sentence[match.end() :]
+            if words(sentence):
+                found.append((section, f"{speaker}: {sentence}" if speaker else sentence))
+    central = centrality([text for _, text in found])
+    return [
+        _Point(
+            section=section.index,
+            order=order,
+            topic=section.topic.lower(),
+            text=text,
+            score=informative_score(text, title_stems=title_stems_of(section.topic))
+            + central[order],
         )
-        del remaining[best.index]
-        point, sentence = _point(best, said)
-        if used + len(point) + 1 > budget:
+        for order, (section, text) in enumerate(found)
+    ]
+
+
+def best_points(points: list[_Point], budget: int) -> list[_Point]:
+    """Up to FILE_POINTS telling sentences, spread over sections and topics, each said once,
+    that fit the budget; in document order."""
+    said: set[str] = set()
+    distinct = []
+    for point in sorted(points, key=lambda point: (-point.score, point.order)):
+        key = re.sub(r"[\d\W]+", " ", point.text.lower()).strip()
+        if key not in said:  # a refrain is worth one point at most
+            said.add(key)
+            distinct.append(point)
+    # the best, then only points that say something; the spread only reorders the front runners
+    remaining = distinct[:1] + [p for p in distinct[1:] if p.score >= _MIN_POINT_SCORE]
+    remaining = remaining[:_SHORTLIST]
+    chosen: list[_Point] = []
+    per_section: Counter[int] = Counter()
+    per_topic: Counter[str] = Counter()
+    used = 0
+
+    def worth(point: _Point) -> float:
+        # spread over sections, and over topics that several sections share
+        elsewhere = per_topic[point.topic] - per_section[point.section]
+        return (
+            point.score
+            - _SAME_SECTION_PENALTY * per_section[point.section]
+            - _SAME_TOPIC_PENALTY * elsewhere
+        )
+
+    while remaining and len(chosen) < FILE_POINTS:
+        best = max(remaining, key=lambda point: (worth(point), -point.order))
+        remaining.remove(best)
+        if used + len(best.text) + 3 > budget:
             continue  # a shorter point further down may still fit
-        chosen.append((best.index, point))
-        covered[best.topic.lower()] += 1
-        said.add(sentence)
-        used += len(point) + 1
-    return [point for _, point in sorted(chosen)]
-
-
-def _base_score(section: _Section, topic_stems: set[str]) -> float:
-    """Salience of what the section says, lifted by each main topic it touches."""
-    on_topic = len(
-        topic_stems & {stem(word) for word in words(f"{section.topic} {section.summary}")}
-    )
-    return salience(section.summary or section.topic) + _TOPIC_WEIGHT * on_topic
-
-
-def _point(section: _Section, said: set[str]) -> tuple[str, str]:
-    """'- Pricing tiers (EXPERT 2): We moved to usage tiers.', and the sentence it uses."""
-    head = section.topic[:1].upper() + section.topic[1:]
-    if section.label:
-        head = f"{head} ({section.label})" if head else section.label
-    # one sentence per point, one not used before: more sections get a say in the length
-    ranked = [item.text for item in ranked_sentences(section.summary, section.topic)]
-    fresh = [sentence for sentence in ranked if sentence.lower() not in said]
-    sentence = (fresh or ranked or [section.summary])[0]
-    if not sentence:
-        return shorten(f"- {head}", _POINT_CHARS, "…"), ""
-    point = f"- {head}: {sentence}" if head else f"- {sentence}"
-    return shorten(point, _POINT_CHARS, "…"), sentence.lower()
+        chosen.append(best)
+        per_section[best.section] += 1
+        per_topic[best.topic] += 1
+        used += len(best.text) + 3
+    return sorted(chosen, key=lambda point: point.order)
 
 
 def _parse(index: int, title: str, summary: str) -> _Section:
@@ -169,6 +183,4 @@ def _parse(index: int, title: str, summary: str) -> _Section:
         label, topic = match.group("label").strip(), match.group("rest").strip()
     if match := _SUMMARY_LABEL.match(summary):
         label = label or match.group("label").strip()
-        if match.group("label").strip() == label:
-            summary = summary[match.end() :]
     return _Section(index, topic, label, summary)

@@ -25,10 +25,11 @@ async def answer(question: str, **bundle_options: object) -> tuple[str, bool]:
 
 
 async def test_the_answer_quotes_source_sentences_verbatim_each_with_its_ref() -> None:
-    text, refused = await answer("What did we decide about the price of the Pro plan?")
+    question = "What did we decide about the price of the Pro plan?"
+    text, refused = await answer(question)
     assert not refused
     lead_in, body = text.split("\n\n")
-    assert lead_in == GUNNAR.lead_in
+    assert lead_in == GUNNAR.opening("fact", question)
     claims = split_claims(body)
     assert claims and all(len(claim.refs) == 1 for claim in claims)
     assert claims[0].refs == (1,)

@@ -11,9 +11,11 @@ from shared.contracts import Citation, ContextBundle, ContextItem, ContextSectio
 from shared.personas import get_persona
 from shared.providers.base import AnswerInput
 from shared.providers.local.answer import LocalAnswerer
+from shared.providers.local.chunking import chunk_text
 from shared.providers.local.summarise import file_summary, section_summary
 from shared.text.citations import split_claims
 from shared.text.words import words
+from tests.fixtures.board_meeting import BOARD_MEETING
 
 QUESTION = "Summarise this document"
 SECTIONS = [
@@ -128,3 +130,18 @@ async def test_a_summary_of_several_files_quotes_every_file_each_sentence_once()
         assert one not in other, answer
     for citation in citations:
         assert citation.snippet in chunk_texts[citation.chunk_id]
+
+
+async def test_a_board_meeting_summary_answer_says_what_it_is_and_what_was_decided() -> None:
+    sections = [(s.title, BOARD_MEETING[s.start : s.end]) for s in chunk_text(BOARD_MEETING)]
+    question = "Summarise the board meeting"
+    bundle, passages, _ = summary_bundle({"board-meeting-2025-03.md": sections}, question)
+    vlad = get_persona("vlad")
+    stream = LocalAnswerer().stream_answer(AnswerInput(vlad, question, bundle, passages))
+    answer = "".join([piece async for piece in stream])
+    opening, body = answer.split("\n\n")
+    assert opening == vlad.opening("summary", question)
+    assert body.startswith("board-meeting-2025-03.md: meeting notes, “Board meeting — March 2025”.")
+    for said in ("our runway is 14 months", "we decided to raise a $3M seed extension", "April 15"):
+        assert said in body, body
+    assert "sections on" not in body and "- " not in body  # no contents list, no bullets
