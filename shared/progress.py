@@ -36,18 +36,27 @@ def chunk_progress(processed: int, total: int) -> int:
     return CHUNKS_START + (CHUNKS_END - CHUNKS_START) * min(processed, total) // total
 
 
-def stage_message(stage: str, processed: int, total: int, error: str | None) -> str:
+def stage_message(
+    stage: str, processed: int, total: int, error: str | None, reused: int = 0
+) -> str:
     if stage == "failed":
         return f"Failed: {error}" if error else "Failed"
     if stage == "processing":
-        return f"Compressing chunks {processed}/{total}"
+        kept = f" (reused {reused} of {total} unchanged)" if reused else ""
+        return f"Compressing chunks {processed}/{total}{kept}"
+    if stage == "ready" and error:
+        return f"Ready; {error}"  # a failed update: the previous version is still searched
     return _STAGE_TEXT.get(stage, stage)
 
 
 def row_message(row: Mapping[str, Any]) -> str:
     """The stage text of a files row (or of a file record, which has the same fields)."""
     return stage_message(
-        row["processing_stage"], row["processed_chunks"], row["total_chunks"], row["error_message"]
+        row["processing_stage"],
+        row["processed_chunks"],
+        row["total_chunks"],
+        row["error_message"],
+        row.get("reused_chunks", 0),
     )
 
 
@@ -61,6 +70,8 @@ def progress_event(row: Mapping[str, Any]) -> ProgressEvent:
         progress=row["progress"],
         processed_chunks=row["processed_chunks"],
         total_chunks=row["total_chunks"],
+        reused_chunks=row.get("reused_chunks", 0),
+        version=row.get("version", 1),
         message=row_message(row),
         updated_at=row["updated_at"],
     )

@@ -1,6 +1,7 @@
 """Turns a text into stored-chunk plans: spans, per-chunk type, line ranges."""
 
 import asyncio
+from collections.abc import Mapping
 
 from shared.db.chunks import NewChunk
 from shared.domain import ChunkType, FileType
@@ -9,14 +10,20 @@ from shared.text.spans import line_range, validate_spans
 
 
 async def plan_chunks(
-    text: str, file_type: FileType, chunker: Chunker, classifier: Classifier
+    text: str,
+    file_type: FileType,
+    chunker: Chunker,
+    classifier: Classifier,
+    known_types: Mapping[str, str] | None = None,
 ) -> list[NewChunk]:
-    """Chunks in document order covering the text exactly once; mixed files type each chunk."""
+    """Chunks in document order covering the text exactly once; mixed files type each chunk
+    (but a passage whose type is known, unchanged from the file's previous version)."""
     spans = await chunker.chunk(text)
     validate_spans(text, spans)
     pieces = [text[span.start : span.end] for span in spans]
     if file_type == FileType.MIXED:
-        chunk_types = await asyncio.gather(*(classifier.classify_chunk(p) for p in pieces))
+        known = known_types or {}
+        chunk_types = await asyncio.gather(*(_chunk_type(p, known, classifier) for p in pieces))
     else:
         chunk_types = [ChunkType(file_type.value)] * len(spans)
     planned = []
@@ -36,3 +43,9 @@ async def plan_chunks(
             )
         )
     return planned
+
+
+async def _chunk_type(piece: str, known: Mapping[str, str], classifier: Classifier) -> ChunkType:
+    if piece in known:
+        return ChunkType(known[piece])
+    return await classifier.classify_chunk(piece)

@@ -47,7 +47,7 @@ async def summarise_file(event: FileEmbedded, pool: asyncpg.Pool, broker: NatsBr
     if record is None:
         return
     summary = record["summary"]  # kept by `artisan reembed`, which changes no text
-    if summary is None:
+    if summary is None or record["version"] != record["live_version"]:
         sections = await chunks.section_summaries(pool, file_id=event.file_id)
         summary = await registry.summariser().summarise_file(record["filename"], sections)
     row = await files.mark_ready(

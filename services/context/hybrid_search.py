@@ -59,7 +59,8 @@ class TermStats:
 _TERM_STATS = """
     WITH terms AS (SELECT DISTINCT lexeme AS term FROM unnest(to_tsvector('english', $2))),
     corpus AS (SELECT count(*) AS n, greatest(avg(term_count), 1)::float8 AS avgdl
-               FROM file_chunks WHERE user_id = $1 AND ($3::uuid[] IS NULL OR file_id = ANY($3)))
+               FROM file_chunks WHERE user_id = $1 AND searchable
+                 AND ($3::uuid[] IS NULL OR file_id = ANY($3)))
     SELECT terms.term, corpus.n, corpus.avgdl,
            (SELECT count(*) FROM chunk_terms p
             WHERE p.user_id = $1 AND p.lexeme = terms.term
@@ -83,7 +84,7 @@ _BM25 = f"""
 
 _SEMANTIC = f"""
     SELECT c.id, 1 - (c.embedding <=> $3) AS similarity FROM file_chunks c
-    WHERE c.user_id = $1 AND c.embedding IS NOT NULL
+    WHERE c.user_id = $1 AND c.embedding IS NOT NULL AND c.searchable
       AND ($2::uuid[] IS NULL OR c.file_id = ANY($2))
     ORDER BY c.embedding <=> $3
     LIMIT {CANDIDATES}
@@ -92,7 +93,7 @@ _SEMANTIC = f"""
 # the cosine similarity of chunks that only full text found
 _SIMILARITY = """
     SELECT id, 1 - (embedding <=> $3) AS similarity FROM file_chunks
-    WHERE user_id = $1 AND id = ANY($2::uuid[]) AND embedding IS NOT NULL
+    WHERE user_id = $1 AND id = ANY($2::uuid[]) AND embedding IS NOT NULL AND searchable
 """
 
 # the hits themselves, with the share of the query's term weight their text holds ($3, $4) and, when
@@ -106,7 +107,7 @@ _HITS = """
            CASE WHEN $5::vector IS NULL THEN NULL
                 ELSE 1 - (c.embedding <=> $5::vector) END AS similarity
     FROM file_chunks c JOIN files f ON f.id = c.file_id
-    WHERE c.id = ANY($2::uuid[]) AND c.user_id = $1
+    WHERE c.id = ANY($2::uuid[]) AND c.user_id = $1 AND c.searchable
 """
 
 

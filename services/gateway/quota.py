@@ -28,14 +28,20 @@ def new_bytes(received: Sequence[ReceivedFile], present: set[str]) -> int:
 
 
 async def check_quota(
-    pool: asyncpg.Pool, *, user_id: UUID, quota_bytes: int, received: Sequence[ReceivedFile]
+    pool: asyncpg.Pool,
+    *,
+    user_id: UUID,
+    quota_bytes: int,
+    received: Sequence[ReceivedFile],
+    replacing_bytes: int = 0,
 ) -> None:
-    """UploadRejected (413) when the upload would pass the quota (0: none); it closes the files."""
+    """UploadRejected (413) when the upload would pass the quota (0: none); it closes the files.
+    An update counts what it adds over the `replacing_bytes` of the version it replaces."""
     if not quota_bytes:
         return
     hashes = sorted({file.content_hash for file in received})
     used, present = await stored_bytes(pool, user_id=user_id, content_hashes=hashes)
-    adding = new_bytes(received, present)
+    adding = new_bytes(received, present) - replacing_bytes
     if adding == 0 or used + adding <= quota_bytes:
         return
     for file in received:

@@ -37,6 +37,16 @@ class FileRecord(BaseModel):
     uploaded_at: datetime
     updated_at: datetime
     summary: str | None
+    version: int = Field(
+        description="the newest version: PUT /v1/files/{id} makes a new one, same id"
+    )
+    live_version: int | None = Field(
+        description="the version search reads; the previous one until a new version is ready"
+        " (null until the first is)"
+    )
+    reused_chunks: int = Field(
+        description="chunks this version kept unchanged from the previous one (no model call)"
+    )
     duplicate: bool = Field(
         False, description="true when an upload matched a file you already have (same content)"
     )

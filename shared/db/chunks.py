@@ -1,7 +1,8 @@
 """The file_chunks table: chunks are upserted by deterministic id, so redeliveries are no-ops."""
 
+import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -24,8 +25,9 @@ _CHANGED = (
 )
 _UPSERT_CHUNK = f"""
     INSERT INTO file_chunks (id, file_id, user_id, chunk_index, chunk_type, title,
-                             char_start, char_end, line_start, line_end, text, summary)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                             char_start, char_end, line_start, line_end, text, summary,
+                             version_from, searchable)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
     ON CONFLICT (id) DO UPDATE SET
         chunk_type = EXCLUDED.chunk_type, title = EXCLUDED.title,
         char_start = EXCLUDED.char_start, char_end = EXCLUDED.char_end,
@@ -51,9 +53,32 @@ class NewChunk:
     summary: str = ""
 
 
-def chunk_id(file_id: UUID, index: int) -> UUID:
-    """Deterministic: the same file and position always give the same chunk id."""
-    return uuid.uuid5(file_id, f"chunk:{index}")
+def chunk_id(file_id: UUID, index: int, version: int = 1) -> UUID:
+    """Deterministic: the same file, version and position always give the same chunk id."""
+    if version == 1:
+        return uuid.uuid5(file_id, f"chunk:{index}")
+    return uuid.uuid5(file_id, f"v{version}:chunk:{index}")
+
+
+def _upsert_args(
+    cid: UUID, file_id: UUID, user_id: UUID, c: NewChunk, version: int, searchable: bool
+) -> tuple[object, ...]:
+    return (
+        cid,
+        file_id,
+        user_id,
+        c.index,
+        c.chunk_type,
+        c.title,
+        c.char_start,
+        c.char_end,
+        c.line_start,
+        c.line_end,
+        c.text,
+        c.summary or None,
+        version,
+        searchable,
+    )
 
 
 async def save_chunks(
@@ -69,20 +94,7 @@ async def save_chunks(
     await conn.executemany(
         _UPSERT_CHUNK,
         [
-            (
-                cid,
-                file_id,
-                user_id,
-                c.index,
-                c.chunk_type,
-                c.title,
-                c.char_start,
-                c.char_end,
-                c.line_start,
-                c.line_end,
-                c.text,
-                c.summary or None,
-            )
+            _upsert_args(cid, file_id, user_id, c, 1, True)
             for cid, c in zip(ids, chunks, strict=True)
         ],
     )
@@ -107,7 +119,7 @@ async def get_chunk(
 async def list_chunks(conn: Conn, *, user_id: UUID, file_id: UUID) -> list[asyncpg.Record]:
     return await conn.fetch(
         f"SELECT {CHUNK_COLUMNS} FROM file_chunks WHERE file_id = $1 AND user_id = $2"
-        " ORDER BY chunk_index",
+        " AND searchable ORDER BY chunk_index",
         file_id,
         user_id,
     )
@@ -141,10 +153,12 @@ async def store_embedding(
 
 
 async def section_summaries(conn: Conn, *, file_id: UUID) -> list[tuple[str, str]]:
-    """(title, summary) of every chunk in document order, for the whole-file summary."""
+    """(title, summary) of every chunk of the newest version in document order, for the
+    whole-file summary."""
     rows = await conn.fetch(
-        "SELECT title, coalesce(summary, chunk_essence, left(text, 300)) AS summary"
-        " FROM file_chunks WHERE file_id = $1 ORDER BY chunk_index",
+        "SELECT title, coalesce(pending->>'summary', summary, chunk_essence, left(text, 300))"
+        " AS summary FROM file_chunks WHERE file_id = $1 AND version_to IS NULL"
+        " ORDER BY coalesce((pending->>'chunk_index')::int, chunk_index)",
         file_id,
     )
     return [(row["title"], row["summary"]) for row in rows]
@@ -153,6 +167,113 @@ async def section_summaries(conn: Conn, *, file_id: UUID) -> list[tuple[str, str
 async def chunks_of_files(conn: Conn, *, file_ids: list[UUID]) -> list[asyncpg.Record]:
     return await conn.fetch(
         f"SELECT {CHUNK_COLUMNS} FROM file_chunks WHERE file_id = ANY($1::uuid[])"
-        " ORDER BY file_id, chunk_index",
+        " AND version_to IS NULL ORDER BY file_id, chunk_index",
         file_ids,
+    )
+
+
+async def live_chunks(conn: Conn, *, file_id: UUID, version: int) -> list[asyncpg.Record]:
+    """The live version's chunks in order, for the new `version` to match against (including
+    those an earlier run of the same version marked as replaced: a redelivery matches again)."""
+    return await conn.fetch(
+        "SELECT id, chunk_type, title, text FROM file_chunks WHERE file_id = $1 AND searchable"
+        " AND (version_to IS NULL OR version_to = $2) ORDER BY chunk_index",
+        file_id,
+        version,
+    )
+
+
+async def save_version(
+    conn: asyncpg.Connection,
+    *,
+    file_id: UUID,
+    user_id: UUID,
+    version: int,
+    chunks: Sequence[NewChunk],
+    reused: Mapping[int, UUID],
+) -> list[UUID]:
+    """Store a new version's chunks beside the live ones (in the caller's transaction, after
+    the file's row is locked). A reused chunk (`reused`: planned index → the live chunk with
+    the same text) keeps its row, id, cut and vector, and only learns its place in the new
+    version; the others are new rows, out of search until the version goes live. Live chunks
+    not reused are marked as replaced by this version. Returns every chunk's id in order."""
+    # undo what an earlier run of this version marked: this run's match replaces it
+    await conn.execute(
+        "UPDATE file_chunks SET version_to = NULL WHERE file_id = $1 AND version_to = $2",
+        file_id,
+        version,
+    )
+    await conn.execute(
+        "UPDATE file_chunks SET pending = NULL WHERE file_id = $1 AND pending IS NOT NULL", file_id
+    )
+    ids = [reused.get(c.index) or chunk_id(file_id, c.index, version) for c in chunks]
+    await conn.executemany(
+        "UPDATE file_chunks SET pending = $2::jsonb WHERE id = $1",
+        [(reused[c.index], json.dumps(_place(c))) for c in chunks if c.index in reused],
+    )
+    await conn.executemany(
+        _UPSERT_CHUNK,
+        [
+            _upsert_args(cid, file_id, user_id, c, version, False)
+            for cid, c in zip(ids, chunks, strict=True)
+            if c.index not in reused
+        ],
+    )
+    # a new chunk an earlier run of this version planned and this one did not
+    await conn.execute(
+        "DELETE FROM file_chunks WHERE file_id = $1 AND version_from = $2 AND NOT searchable"
+        " AND id <> ALL($3::uuid[])",
+        file_id,
+        version,
+        ids,
+    )
+    await conn.execute(
+        "UPDATE file_chunks SET version_to = $2"
+        " WHERE file_id = $1 AND searchable AND version_to IS NULL AND id <> ALL($3::uuid[])",
+        file_id,
+        version,
+        ids,
+    )
+    return ids
+
+
+def _place(c: NewChunk) -> dict[str, object]:
+    return {
+        "chunk_index": c.index,
+        "char_start": c.char_start,
+        "char_end": c.char_end,
+        "line_start": c.line_start,
+        "line_end": c.line_end,
+        "summary": c.summary or None,
+    }
+
+
+async def switch_version(conn: asyncpg.Connection, *, file_id: UUID, version: int) -> None:
+    """The built version goes live (inside the caller's transaction): the chunks it replaced
+    leave search but keep their rows, so the turns that cited them still resolve; its shared
+    chunks take their new places; its new chunks enter search; older bytes are dropped."""
+    await conn.execute(
+        "UPDATE file_chunks SET searchable = false, embedding = NULL"
+        " WHERE file_id = $1 AND version_to = $2 AND searchable",
+        file_id,
+        version,
+    )
+    await conn.execute(
+        """UPDATE file_chunks SET chunk_index = (pending->>'chunk_index')::int,
+               char_start = (pending->>'char_start')::int,
+               char_end = (pending->>'char_end')::int,
+               line_start = (pending->>'line_start')::int,
+               line_end = (pending->>'line_end')::int,
+               summary = pending->>'summary', pending = NULL
+           WHERE file_id = $1 AND pending IS NOT NULL""",
+        file_id,
+    )
+    await conn.execute(
+        "UPDATE file_chunks SET searchable = true"
+        " WHERE file_id = $1 AND version_from = $2 AND NOT searchable",
+        file_id,
+        version,
+    )
+    await conn.execute(
+        "DELETE FROM file_contents WHERE file_id = $1 AND version < $2", file_id, version
     )

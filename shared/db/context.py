@@ -158,7 +158,8 @@ async def summarised_files(
     """Seed 003 path B: the attached (or else the newest) ready files, oldest first."""
     rows = await conn.fetch(
         """SELECT id, filename, media_type, summary, uploaded_at FROM files
-           WHERE user_id = $1 AND status = 'ready' AND ($2::uuid[] IS NULL OR id = ANY($2))
+           WHERE user_id = $1 AND (status = 'ready' OR live_version IS NOT NULL)
+             AND ($2::uuid[] IS NULL OR id = ANY($2))
            ORDER BY uploaded_at DESC, id LIMIT $3""",
         user_id,
         list(file_ids) if file_ids is not None else None,
@@ -176,6 +177,7 @@ async def section_rows(
                   c.line_start, c.line_end, c.text, c.summary
            FROM file_chunks c
            WHERE c.user_id = $1 AND c.file_id = ANY($2::uuid[]) AND c.chunk_index < $3
+             AND c.searchable
            ORDER BY c.file_id, c.chunk_index""",
         user_id,
         list(file_ids),

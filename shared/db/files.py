@@ -2,18 +2,20 @@
 
 import json
 import uuid
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from uuid import UUID
 
 import asyncpg
 
+from shared.db import chunks
 from shared.progress import STAGE_START, chunk_progress
 
 Conn = asyncpg.Connection | asyncpg.Pool
 
 FILE_COLUMNS = """id, user_id, filename, media_type, size, content_hash, file_type, status,
     processing_stage, progress, total_chunks, processed_chunks, error_message, attempt, summary,
-    uploaded_at, updated_at"""
+    uploaded_at, updated_at, version, live_version, reused_chunks"""
 
 
 async def insert_file(
@@ -51,7 +53,10 @@ async def insert_file(
             )
             return existing, True
         await conn.execute(
-            "INSERT INTO file_contents (file_id, data) VALUES ($1, $2)", row["id"], data
+            "INSERT INTO file_contents (file_id, data, content_hash) VALUES ($1, $2, $3)",
+            row["id"],
+            data,
+            content_hash,
         )
         return row, False
 
@@ -78,17 +83,23 @@ async def delete_file(conn: Conn, *, user_id: UUID, file_id: UUID) -> bool:
 
 
 async def load_upload(conn: Conn, *, file_id: UUID) -> tuple[str, bytes] | None:
+    """The name and bytes of the file's newest version (the one being processed)."""
     row = await conn.fetchrow(
-        "SELECT f.filename, c.data FROM files f JOIN file_contents c ON c.file_id = f.id"
+        "SELECT f.filename, c.data FROM files f"
+        " JOIN file_contents c ON c.file_id = f.id AND c.version = f.version"
         " WHERE f.id = $1",
         file_id,
     )
     return (row["filename"], bytes(row["data"])) if row else None
 
 
-async def load_text(conn: Conn, *, user_id: UUID, file_id: UUID) -> str | None:
+async def load_text(conn: Conn, *, user_id: UUID, file_id: UUID, live: bool = False) -> str | None:
+    """The text of the version being processed, or (live) of the one search reads, which
+    the live chunks' offsets point into."""
+    version = "coalesce(f.live_version, f.version)" if live else "f.version"
     return await conn.fetchval(
-        "SELECT c.text FROM file_contents c JOIN files f ON f.id = c.file_id"
+        "SELECT c.text FROM file_contents c"
+        f" JOIN files f ON f.id = c.file_id AND c.version = {version}"
         " WHERE c.file_id = $1 AND f.user_id = $2",
         file_id,
         user_id,
@@ -117,7 +128,10 @@ async def store_text(
         row = await advance_stage(conn, file_id=file_id, attempt=attempt, stage="classifying")
         if row is not None:
             await conn.execute(
-                "UPDATE file_contents SET text = $2 WHERE file_id = $1", file_id, text
+                "UPDATE file_contents SET text = $2 WHERE file_id = $1 AND version = $3",
+                file_id,
+                text,
+                row["version"],
             )
         return row
 
@@ -154,7 +168,7 @@ async def record_chunk_done(
     return await conn.fetchrow(
         f"""WITH done AS (
                 SELECT count(*) AS n FROM file_chunks
-                WHERE file_id = $1 AND embedding IS NOT NULL)
+                WHERE file_id = $1 AND version_to IS NULL AND embedding IS NOT NULL)
             UPDATE files SET processed_chunks = done.n,
                    progress = GREATEST(progress, $3::int
                                        + ($4::int - $3::int) * done.n::int / total_chunks),
@@ -174,16 +188,40 @@ async def record_chunk_done(
 async def mark_ready(
     conn: Conn, *, file_id: UUID, attempt: int, summary: str
 ) -> asyncpg.Record | None:
-    """The file is complete: its whole-file summary is stored and it becomes ready."""
-    return await conn.fetchrow(
-        f"""UPDATE files SET status = 'ready', processing_stage = 'ready', progress = 100,
-                summary = $3, updated_at = clock_timestamp()
-            WHERE id = $1 AND attempt = $2 AND status = 'processing'
-            RETURNING {FILE_COLUMNS}""",
-        file_id,
-        attempt,
-        summary,
-    )
+    """The file is complete: its whole-file summary is stored and it becomes ready. A new
+    version goes live in the same transaction, so search reads either the old version or the
+    new one, never a mix."""
+    async with _transaction(conn) as tx:
+        before = await tx.fetchrow(
+            "SELECT version, live_version FROM files"
+            " WHERE id = $1 AND attempt = $2 AND status = 'processing' FOR UPDATE",
+            file_id,
+            attempt,
+        )
+        if before is None:
+            return None
+        if before["live_version"] is not None and before["version"] > before["live_version"]:
+            await chunks.switch_version(tx, file_id=file_id, version=before["version"])
+        return await tx.fetchrow(
+            f"""UPDATE files SET status = 'ready', processing_stage = 'ready', progress = 100,
+                    summary = $3, live_version = version, error_message = NULL,
+                    updated_at = clock_timestamp()
+                WHERE id = $1 AND attempt = $2 AND status = 'processing'
+                RETURNING {FILE_COLUMNS}""",
+            file_id,
+            attempt,
+            summary,
+        )
+
+
+@asynccontextmanager
+async def _transaction(conn: Conn) -> AsyncIterator[asyncpg.Connection]:
+    if isinstance(conn, asyncpg.Pool):
+        async with conn.acquire() as acquired, acquired.transaction():
+            yield acquired
+    else:
+        async with conn.transaction():
+            yield conn
 
 
 async def lock_for_update(conn: asyncpg.Connection, *, file_id: UUID, attempt: int) -> bool:
@@ -220,7 +258,8 @@ async def reset_for_retry(
         row = await conn.fetchrow(
             f"""UPDATE files SET status = 'processing', processing_stage = 'queued',
                     progress = {STAGE_START["queued"]}, error_message = NULL,
-                    total_chunks = 0, processed_chunks = 0, file_type = NULL, summary = NULL,
+                    total_chunks = 0, processed_chunks = 0, file_type = NULL,
+                    summary = CASE WHEN live_version IS NULL THEN NULL ELSE summary END,
                     attempt = attempt + 1, redrives = 0, updated_at = clock_timestamp()
                 WHERE id = $1 AND user_id = $2
                   AND (status = 'failed'
@@ -231,7 +270,8 @@ async def reset_for_retry(
             user_id,
             quiet_seconds,
         )
-        if row is not None:
+        # a stuck update keeps the live version's chunks (its re-run matches against them)
+        if row is not None and row["live_version"] is None:
             await conn.execute("DELETE FROM file_chunks WHERE file_id = $1", file_id)
         return row
 

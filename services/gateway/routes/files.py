@@ -18,6 +18,7 @@ from services.gateway.schemas import (
     FileRecord,
     ModelCallList,
 )
+from services.gateway.updates import store_update
 from services.gateway.upload_stream import UploadLimits, receive_files
 from shared.config import dispatch_settings
 from shared.db import chunks, files, model_calls
@@ -90,6 +91,53 @@ async def upload_files(
     return FileList(items=records)
 
 
+@router.put(
+    "/{file_id}",
+    status_code=202,
+    response_model=FileRecord,
+    responses={
+        **_UPLOAD_ERRORS,
+        200: {"model": FileRecord, "description": "the same content: nothing to update"},
+        404: {"model": ErrorResponse},
+        409: {"model": ErrorResponse, "description": "an update already in flight"},
+    },
+    openapi_extra=_UPLOAD_BODY,
+)
+async def update_file(
+    file_id: FileId,
+    request: Request,
+    response: Response,
+    user: ExpensiveUser,
+    pool: Pool,
+    broker: Broker,
+    settings: Settings,
+) -> FileRecord:
+    """Replace the file's content, keeping its id: unchanged chunks keep their cuts and vectors,
+    and the previous version stays searched until the new one is ready (a failed update
+    leaves it as it was)."""
+    current = await _owned_file(pool, user.id, file_id)
+    limits = UploadLimits(
+        max_file_bytes=settings.max_upload_bytes,
+        max_files=1,
+        supported_extensions=SUPPORTED_EXTENSIONS,
+    )
+    [received] = await receive_files(request, limits)
+    try:
+        await check_quota(
+            pool,
+            user_id=user.id,
+            quota_bytes=settings.storage_quota_bytes,
+            received=[received],
+            replacing_bytes=current["size"],
+        )
+        record, queued = await store_update(pool, broker, current=current, upload=received)
+    finally:
+        received.close()
+    if not queued:
+        response.status_code = 200
+    return record
+
+
 @router.get("", response_model=FileList, responses=_ERRORS)
 async def list_files(user: CurrentUser, pool: Pool) -> FileList:
     rows = await files.list_files(pool, user_id=user.id)
@@ -117,7 +165,7 @@ async def list_chunks(file_id: FileId, user: CurrentUser, pool: Pool) -> ChunkLi
 async def get_content(file_id: FileId, user: CurrentUser, pool: Pool) -> PlainTextResponse:
     """The extracted text; chunk ranges are offsets into it."""
     row = await _owned_file(pool, user.id, file_id)
-    text = await files.load_text(pool, user_id=user.id, file_id=file_id)
+    text = await files.load_text(pool, user_id=user.id, file_id=file_id, live=True)
     if text is None:
         raise HTTPException(409, _no_text_yet(row))
     return PlainTextResponse(text, media_type="text/plain; charset=utf-8")

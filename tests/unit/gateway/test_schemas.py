@@ -16,6 +16,7 @@ def file_row(**overrides: object) -> dict:
         "status": "processing", "processing_stage": "extracting", "progress": 10,
         "total_chunks": 0, "processed_chunks": 0, "error_message": None, "attempt": 1,
         "summary": None, "uploaded_at": NOW, "updated_at": NOW,
+        "version": 1, "live_version": None, "reused_chunks": 0,
     }  # fmt: skip
     return row | overrides
 
@@ -25,7 +26,8 @@ def test_file_record_has_the_documented_fields_and_hides_internal_ones() -> None
     assert set(record) == {
         "id", "filename", "media_type", "size", "file_type", "status", "processing_stage",
         "progress", "progress_message", "total_chunks", "processed_chunks", "error_message",
-        "uploaded_at", "updated_at", "summary", "duplicate",
+        "uploaded_at", "updated_at", "summary", "duplicate", "version", "live_version",
+        "reused_chunks",
     }  # fmt: skip
     assert record["duplicate"] is False
     assert record["progress_message"] == "Extracting text…"
