@@ -52,6 +52,15 @@ def chat_stream_subject(request_id: UUID | str) -> str:
     return f"{CHAT_STREAM_PREFIX}.{request_id}"
 
 
+CHAT_STOP_PREFIX = "chat.stop"
+
+
+def chat_stop_subject(request_id: UUID | str) -> str:
+    """Core-NATS subject on which the gateway tells the chat service that the asker left (Stop,
+    a closed tab): an answer not yet complete is abandoned and nothing is stored."""
+    return f"{CHAT_STOP_PREFIX}.{request_id}"
+
+
 def progress_subject(user_id: UUID | str, file_id: UUID | str) -> str:
     """Core-NATS subject of one file's progress events (not persisted: the row is the truth)."""
     return f"{PROGRESS_PREFIX}.{user_id}.{file_id}"
@@ -119,10 +128,6 @@ class ProgressEvent(BaseModel):
     progress: int = Field(ge=0, le=100)
     processed_chunks: int = 0
     total_chunks: int = 0
-    reused_chunks: int = Field(
-        0, description="chunks an update kept from the previous version (no model call)"
-    )
-    version: int = Field(1, description="the file's version being processed or live")
     message: str = Field("", description="human-readable stage text")
     updated_at: datetime | None = Field(None, description="when the state was committed")
 
@@ -280,6 +285,6 @@ class ChatDone(BaseModel):
 class ChatStreamEvent(BaseModel):
     """One message on chat.stream.<request_id>: a token, the end, or an error."""
 
-    type: str = Field(description="token | done | error")
+    type: str = Field(description="token | done | error | stopped (the asker left; nothing stored)")
     text: str = ""
     done: ChatDone | None = None

@@ -1,17 +1,24 @@
 """One chat turn, start to end: redact, gather context, stream 1A, check with 1B, store.
 
 Events go out on chat.stream.<request_id>: `token`s, then one `done` — or one `error`, in which
-case nothing was stored. The turn id derives from the request id, so a retried request stores
-the same row once.
+case nothing was stored, or one `stopped` when the asker left (chat.stop.<request_id>) before the
+answer was complete: it is abandoned (the model call cancelled) and nothing is stored. Once
+complete, a turn is stored whole. The turn id derives from the request id, so a retried request
+stores the same row once. Citations are numbered 1…n in order of first mention, in the streamed
+tokens, the answer, its citations and the stored turn alike.
 """
 
+import asyncio
 import logging
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import asyncpg
 from faststream.nats import NatsBroker
+from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
 
 from services.chat.sources import final_citations, load_passages
 from shared.config import chat_settings
@@ -20,8 +27,10 @@ from shared.contracts import (
     ChatDone,
     ChatRequest,
     ChatStreamEvent,
+    Citation,
     ContextRequest,
     Usage,
+    chat_stop_subject,
     chat_stream_subject,
 )
 from shared.db.turns import NewTurn, insert_turn
@@ -31,11 +40,17 @@ from shared.providers import registry
 from shared.providers.base import AnswerInput, AnswerStream
 from shared.secrets import redact
 from shared.telemetry import current_trace_context
-from shared.text.citations import cited_refs
+from shared.text.citations import (
+    StreamedMarkers,
+    cited_refs,
+    first_mention_numbers,
+    renumber_markers,
+)
 from shared.text.words import word_pieces
 from shared.usage import WorkContext, working_on
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 CONTEXT_TIMEOUT_SECONDS = 15.0
 TURN_NAMESPACE = uuid.UUID("6f1d3c1e-7a0b-4d47-9c55-2f7a0c2e9b11")
 
@@ -57,62 +72,129 @@ def turn_id_for(request: ChatRequest) -> uuid.UUID:
     return uuid.uuid5(TURN_NAMESPACE, str(request.request_id))
 
 
-async def answer_turn(broker: NatsBroker, pool: asyncpg.Pool, request: ChatRequest) -> None:
-    """Answer the request on its stream; any failure becomes an `error` event."""
+async def start_answer(
+    broker: NatsBroker, pool: asyncpg.Pool, request: ChatRequest
+) -> asyncio.Task[None]:
+    """Listen for a stop before accepting (the gateway may send one as soon as it is told the
+    request was accepted), then answer in the background."""
+    stop = asyncio.Event()
+
+    async def on_stop(_message: Msg) -> None:
+        stop.set()
+
+    stops = await broker.connection.subscribe(chat_stop_subject(request.request_id), cb=on_stop)
+    return asyncio.create_task(answer_turn(broker, pool, request, stop, stops))
+
+
+async def answer_turn(
+    broker: NatsBroker,
+    pool: asyncpg.Pool,
+    request: ChatRequest,
+    stop: asyncio.Event,
+    stops: Subscription,
+) -> None:
+    """Answer the request on its stream; any failure becomes an `error` event, a stop before
+    the answer is complete a `stopped` one."""
     subject = chat_stream_subject(request.request_id)
     turn_id = turn_id_for(request)
     try:
         with working_on(WorkContext(user_id=request.user_id, turn_id=turn_id)):
-            done = await _answer(broker, pool, request, turn_id, subject)
+            answered = await until_stopped(_answer(broker, pool, request, subject), stop)
+            if answered is not None:
+                await insert_turn(pool, _new_turn(request, turn_id, answered))
     except Exception as exc:
         logger.exception("chat request %s failed", request.request_id)
         message = str(exc) if isinstance(exc, ChatFailed) else _describe(exc)
-        await broker.publish(ChatStreamEvent(type="error", text=message), subject)
+        event = ChatStreamEvent(type="error", text=message)
     else:
-        await broker.publish(ChatStreamEvent(type="done", done=done), subject)
+        if answered is None:
+            logger.info("chat request %s stopped by the asker; nothing stored", request.request_id)
+            event = ChatStreamEvent(type="stopped")
+        else:
+            event = ChatStreamEvent(type="done", done=_done(turn_id, answered))
+    finally:
+        await stops.unsubscribe()
+    await broker.publish(event, subject)
     await broker.connection.flush()
 
 
+async def until_stopped(work: Awaitable[T], stop: asyncio.Event) -> T | None:
+    """The work's result, or None when `stop` is set first: the work is then cancelled (a model
+    call in flight with it) and waited for, so nothing it would have done happens later."""
+    task = asyncio.ensure_future(work)
+    stopped = asyncio.create_task(stop.wait())
+    try:
+        await asyncio.wait({task, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopped.cancel()
+        if not task.done():
+            task.cancel()
+            await asyncio.wait({task})
+    return None if task.cancelled() else task.result()
+
+
+@dataclass
+class Answered:
+    persona: Persona
+    message: str  # redacted
+    outcome: Outcome
+    citations: list[Citation]
+    sections: list[dict[str, object]]
+
+
 async def _answer(
-    broker: NatsBroker, pool: asyncpg.Pool, request: ChatRequest, turn_id: uuid.UUID, subject: str
-) -> ChatDone:
+    broker: NatsBroker, pool: asyncpg.Pool, request: ChatRequest, subject: str
+) -> Answered:
+    """Stream the answer and check it; stored by the caller once complete."""
     persona = get_persona(request.persona)
     if persona is None:
         raise ChatFailed(f"Unknown persona {request.persona!r}: choose one of {persona_names()}.")
     message = redact(request.message).text  # before anything reads, sends or stores it
     if is_name_question(message):
         outcome = Outcome(persona.profile, False, Usage(model="persona-profile"), [])
-        await _send_tokens(broker, subject, _pieces(persona.profile))
+        await _send_tokens(broker, subject, _pieces(persona.profile), StreamedMarkers([]))
     else:
         outcome = await _grounded(broker, pool, request, persona, message, subject)
-    citations = []
+    citations: list[Citation] = []
     if outcome.input is not None and not outcome.refused:
         citations = final_citations(outcome.answer, outcome.input.bundle, outcome.input.passages)
+    # the context's refs are global ranks: each answer's own sources become 1…n
+    numbers = first_mention_numbers(outcome.answer, [c.ref for c in citations])
+    outcome.answer = renumber_markers(outcome.answer, numbers)
+    citations = sorted(
+        (c.model_copy(update={"ref": numbers[c.ref]}) for c in citations), key=lambda c: c.ref
+    )
     sections = [] if outcome.input is None else outcome.input.bundle.sections
     section_sizes = [{"name": s.name, "tokens": s.tokens} for s in sections]
-    await insert_turn(
-        pool,
-        NewTurn(
-            id=turn_id,
-            user_id=request.user_id,
-            persona_name=persona.name,
-            user_message=message,
-            ai_response=redact(outcome.answer).text,  # as import stores it: a quote may hold one
-            model=outcome.usage.model,
-            prompt_tokens=outcome.usage.prompt_tokens,
-            completion_tokens=outcome.usage.completion_tokens,
-            attachments=request.attachments,
-            citations=[c.model_dump(mode="json") for c in citations],
-            context_sections=section_sizes,
-            trace_context=current_trace_context(),
-        ),
+    return Answered(persona, message, outcome, citations, section_sizes)
+
+
+def _new_turn(request: ChatRequest, turn_id: uuid.UUID, answered: Answered) -> NewTurn:
+    outcome = answered.outcome
+    return NewTurn(
+        id=turn_id,
+        user_id=request.user_id,
+        persona_name=answered.persona.name,
+        user_message=answered.message,
+        ai_response=redact(outcome.answer).text,  # as import stores it: a quote may hold one
+        model=outcome.usage.model,
+        prompt_tokens=outcome.usage.prompt_tokens,
+        completion_tokens=outcome.usage.completion_tokens,
+        attachments=request.attachments,
+        citations=[c.model_dump(mode="json") for c in answered.citations],
+        context_sections=answered.sections,
+        trace_context=current_trace_context(),
     )
+
+
+def _done(turn_id: uuid.UUID, answered: Answered) -> ChatDone:
+    outcome = answered.outcome
     return ChatDone(
         turn_id=turn_id,
-        persona=persona.name,
+        persona=answered.persona.name,
         answer=outcome.answer,
-        citations=citations,
-        sections=section_sizes,
+        citations=answered.citations,
+        sections=answered.sections,
         usage=outcome.usage,
         removed=outcome.removed,
         refused=outcome.refused,
@@ -138,7 +220,8 @@ async def _grounded(
     passages = await load_passages(pool, request.user_id, bundle)
     answer_input = AnswerInput(persona, message, bundle, passages)
     stream = registry.answerer().stream_answer(answer_input)
-    draft = await _send_tokens(broker, subject, stream)
+    markers = StreamedMarkers(reference.ref for reference in bundle.references)
+    draft = await _send_tokens(broker, subject, stream, markers)
     return await checked_outcome(answer_input, draft, stream, enabled=chat_settings().answer_check)
 
 
@@ -161,12 +244,18 @@ async def checked_outcome(
     return Outcome(checked.answer.strip(), False, usage, checked.removed, answer_input)
 
 
-async def _send_tokens(broker: NatsBroker, subject: str, pieces: AsyncIterator[str]) -> str:
-    sent = []
+async def _send_tokens(
+    broker: NatsBroker, subject: str, pieces: AsyncIterator[str], markers: StreamedMarkers
+) -> str:
+    """Stream the pieces with their markers numbered 1…n; the draft as written (for call 1B)."""
+    written = []
     async for piece in pieces:
-        sent.append(piece)
-        await broker.publish(ChatStreamEvent(type="token", text=piece), subject)
-    return "".join(sent)
+        written.append(piece)
+        if shown := markers.feed(piece):
+            await broker.publish(ChatStreamEvent(type="token", text=shown), subject)
+    if held := markers.flush():
+        await broker.publish(ChatStreamEvent(type="token", text=held), subject)
+    return "".join(written)
 
 
 async def _pieces(text: str) -> AsyncIterator[str]:

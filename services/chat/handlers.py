@@ -7,7 +7,7 @@ import asyncpg
 from faststream import Context
 from faststream.nats import NatsBroker, NatsRouter
 
-from services.chat.answering import answer_turn
+from services.chat.answering import start_answer
 from shared.contracts import ChatAccepted, ChatRequest, Request
 
 logger = logging.getLogger(__name__)
@@ -23,7 +23,7 @@ async def on_chat_request(
     broker: NatsBroker = Context("broker"),
 ) -> ChatAccepted:
     """Reply ChatAccepted; the answer streams on chat.stream.<request_id>."""
-    task = asyncio.create_task(answer_turn(broker, pool, request))
+    task = await start_answer(broker, pool, request)
     _running.add(task)
     task.add_done_callback(_running.discard)
     return ChatAccepted(request_id=request.request_id)

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from services.gateway.errors import StorableText
 from shared.memory_rule import audience
+from shared.text.citations import first_mention_numbers, renumber_markers
 
 MAX_IMPORT_TURNS = 1000
 # an imported message may be longer than one typed into the chat (a pasted document), not unbounded
@@ -27,7 +28,13 @@ class TurnRecord(BaseModel):
     persona: str
     user_message: str = Field(description="what the user wrote (secrets redacted)")
     ai_response: str
-    citations: list[dict[str, Any]] = Field(description="the sources the answer cited")
+    citations: list[dict[str, Any]] = Field(
+        description="the sources the answer cited, `ref` 1…n as [Ref: N] in the answer"
+    )
+    context_sections: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="what the answer's context was built from: {name, tokens} per section",
+    )
     is_starred: bool = Field(description="starred turns are always in the persona's context")
     attachments: list[UUID]
     model: str
@@ -42,12 +49,14 @@ class TurnRecord(BaseModel):
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> "TurnRecord":
+        answer, citations = numbered_from_one(row["ai_response"], _json(row["citations"]))
         return cls(
             id=row["id"],
             persona=row["persona_name"],
             user_message=row["user_message"],
-            ai_response=row["ai_response"],
-            citations=_json(row["citations"]),
+            ai_response=answer,
+            citations=citations,
+            context_sections=_json(row["context_sections"]) or [],
             is_starred=row["is_starred"],
             attachments=list(row["attachments"]),
             model=row["model"],
@@ -58,6 +67,19 @@ class TurnRecord(BaseModel):
             imported=row["imported"],
             created_at=row["created_at"],
         )
+
+
+def numbered_from_one(
+    answer: str, citations: list[dict[str, Any]]
+) -> tuple[str, list[dict[str, Any]]]:
+    """A turn stored before answers numbered their own citations (its refs were the context's
+    global ranks: 3, 13, 57), numbered 1…n as a new one is; a new one comes back unchanged, and
+    so does one citing nothing (an imported reply's text is kept as written)."""
+    if not citations:
+        return answer, citations
+    numbers = first_mention_numbers(answer, [citation["ref"] for citation in citations])
+    renumbered = [{**citation, "ref": numbers[citation["ref"]]} for citation in citations]
+    return renumber_markers(answer, numbers), sorted(renumbered, key=lambda c: c["ref"])
 
 
 class TurnPage(BaseModel):

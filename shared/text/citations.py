@@ -2,7 +2,7 @@
 passage of a journal cut that an answer may quote."""
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,3 +88,57 @@ def drop_claims(answer: str, keeps: Callable[[Claim], bool]) -> tuple[str, list[
         if kept:
             kept_paragraphs.append(kept)
     return "\n\n".join(kept_paragraphs), removed
+
+
+# --- numbering: each answer's citations are 1…n in order of first mention ----------------------
+
+
+def first_mention_numbers(answer: str, refs: Iterable[int]) -> dict[int, int]:
+    """Old → new number for each ref that has a source: 1…n in order of first mention in the
+    answer (context refs are global ranks, so an answer's first source could be [Ref: 57]);
+    sources the answer never mentions follow, in their order."""
+    known = list(dict.fromkeys(refs))
+    mentioned = [ref for ref in cited_refs(answer) if ref in set(known)]
+    ordered = mentioned + [ref for ref in known if ref not in set(mentioned)]
+    return {ref: number for number, ref in enumerate(ordered, start=1)}
+
+
+def renumber_markers(answer: str, numbers: Mapping[int, int]) -> str:
+    """The answer with each `[Ref: N]` renumbered by `numbers`; a marker with no source is
+    dropped with the spaces before it: its number would point at another answer's source."""
+    kept, last = [], 0
+    for marker in REF.finditer(answer):
+        number = numbers.get(int(marker.group(1)))
+        before = answer[last : marker.start()]
+        kept.append(before.rstrip(" \t") if number is None else f"{before}[Ref: {number}]")
+        last = marker.end()
+    kept.append(answer[last:])
+    return "".join(kept)
+
+
+class StreamedMarkers:
+    """Renumbers the markers of an answer streamed piece by piece as `first_mention_numbers`
+    would (1…n in order of first mention, a marker with no source dropped); a piece that ends
+    inside what may be a marker is held back until the marker is whole."""
+
+    _PARTIAL = re.compile(r"\[(?:R(?:e(?:f(?::\s*\d*)?)?)?)?$")
+
+    def __init__(self, refs: Iterable[int]) -> None:
+        self._known = set(refs)
+        self.numbers: dict[int, int] = {}
+        self._held = ""
+
+    def feed(self, piece: str) -> str:
+        text = self._held + piece
+        partial = self._PARTIAL.search(text)
+        cut = partial.start() if partial else len(text)
+        self._held = text[cut:]
+        for ref in cited_refs(text[:cut]):
+            if ref in self._known:
+                self.numbers.setdefault(ref, len(self.numbers) + 1)
+        return renumber_markers(text[:cut], self.numbers)
+
+    def flush(self) -> str:
+        """What was held back at the end: not a marker after all."""
+        held, self._held = self._held, ""
+        return held

@@ -2,15 +2,18 @@
 
 The request is checked here first (persona, message size, attachments), then handed to the chat
 service over NATS request/reply; the answer is relayed from its stream subject, which the gateway
-subscribes to before sending the request so no event can be missed.
+subscribes to before sending the request so no event can be missed. When the asker leaves before
+the answer ends (Stop in the web client, a closed tab, Ctrl-C), the chat service is told to
+abandon it: nothing is stored.
 """
 
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated
 from uuid import UUID, uuid4
 
+import anyio
 import nats.errors
 from fastapi import APIRouter, Depends, HTTPException
 from faststream.nats import NatsBroker
@@ -18,14 +21,20 @@ from nats.aio.subscription import Subscription
 from pydantic import BaseModel, Field
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
-from services.gateway.auth import ExpensiveUser
+from services.gateway.auth import CurrentUser, ExpensiveUser
 from services.gateway.deps import Broker, Pool, Streams
 from services.gateway.errors import StorableText
 from services.gateway.fair_use import HeldEventSource
 from services.gateway.schemas import ErrorResponse
 from services.gateway.streams import PING_SECONDS, SEND_TIMEOUT_SECONDS
 from shared.config import ChatSettings, chat_settings
-from shared.contracts import ChatRequest, ChatStreamEvent, Request, chat_stream_subject
+from shared.contracts import (
+    ChatRequest,
+    ChatStreamEvent,
+    Request,
+    chat_stop_subject,
+    chat_stream_subject,
+)
 from shared.db import files
 from shared.personas import get_persona, persona_names
 
@@ -70,6 +79,18 @@ _STREAM = {
 
 def get_chat_settings() -> ChatSettings:
     return chat_settings()
+
+
+class ChatLimits(BaseModel):
+    max_message_chars: int = Field(description="longest message POST /v1/chat accepts")
+
+
+@router.get("/v1/chat/limits", response_model=ChatLimits, responses={401: {"model": ErrorResponse}})
+async def chat_limits(
+    _user: CurrentUser, settings: Annotated[ChatSettings, Depends(get_chat_settings)]
+) -> ChatLimits:
+    """What a client needs to check a message before sending it (the web client's counter)."""
+    return ChatLimits(max_message_chars=settings.max_message_chars)
 
 
 @router.post("/v1/chat", response_class=EventSourceResponse, responses=_STREAM)
@@ -122,7 +143,7 @@ async def chat(
         slot.release()
         raise
     return HeldEventSource(
-        relay(subscription, settings.answer_timeout_seconds),
+        relay(subscription, settings.answer_timeout_seconds, stop=_stopper(broker, request)),
         slot=slot,
         ping=PING_SECONDS,
         send_timeout=SEND_TIMEOUT_SECONDS,
@@ -144,21 +165,38 @@ async def _accepted(broker: NatsBroker, request: ChatRequest) -> Subscription:
     return subscription
 
 
-async def relay(subscription: Subscription, seconds: float) -> AsyncIterator[ServerSentEvent]:
-    """The answer's events until `done` or `error` (or the time limit); then unsubscribe."""
+def _stopper(broker: NatsBroker, request: ChatRequest) -> Callable[[], Awaitable[None]]:
+    async def stop() -> None:
+        await broker.connection.publish(chat_stop_subject(request.request_id), b"")
+
+    return stop
+
+
+async def relay(
+    subscription: Subscription, seconds: float, *, stop: Callable[[], Awaitable[None]]
+) -> AsyncIterator[ServerSentEvent]:
+    """The answer's events until `done` or `error` (or the time limit); then unsubscribe. Ended
+    any other way (the client left, the time limit), the answer is stopped: no one will read it,
+    and a stopped answer is not stored."""
+    ended = False
     try:
         async for event in _events(subscription, seconds):
             if event.type == "token":
                 yield ServerSentEvent(data=json.dumps({"text": event.text}), event="token")
-            elif event.type == "done" and event.done is not None:
+                continue
+            ended = True
+            if event.type == "done" and event.done is not None:
                 yield ServerSentEvent(data=event.done.model_dump_json(), event="done")
-                return
             else:
                 yield _error(event.text or "The answer failed.")
-                return
-        yield _error(f"No complete answer within {seconds:.0f} s; try again.")
+            return
+        yield _error(f"No complete answer within {seconds:.0f} s; nothing was saved: try again.")
     finally:
-        await subscription.unsubscribe()
+        # shielded: a client that left cancels this generator, and the stop must still go out
+        with anyio.CancelScope(shield=True):
+            await subscription.unsubscribe()
+            if not ended:
+                await stop()
 
 
 async def _events(subscription: Subscription, seconds: float) -> AsyncIterator[ChatStreamEvent]:

@@ -1,0 +1,117 @@
+"""Stopping an answer: the asker leaves mid-answer (Stop in the web client closes the stream),
+the gateway tells the chat service, which cancels the model call and stores nothing; asked
+again, the question is answered and stored once."""
+
+import asyncio
+import json
+import threading
+import uuid
+from collections.abc import AsyncIterator, Iterator
+
+import asyncpg
+import httpx
+import nats
+import pytest
+from nats.aio.subscription import Subscription
+
+from services.chat.answering import TURN_NAMESPACE
+from shared.launcher.embedded import EmbeddedNats
+from shared.launcher.stack import Stack
+from tests.fakes.llm_responder import REALISTIC_ANSWERS, prompt_name, scripted_responder
+from tests.fakes.model_server import FakeModelServer
+from tests.helpers import client_for_new_user, own_stack
+from tests.integration.test_chat import PRICING_MEMO, chat, ready_file
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+QUESTION = "Why did we move from per-seat pricing to usage tiers?"
+writing = threading.Event()  # the model has been asked for the answer
+released = threading.Event()  # the model's first answer hangs until the test lets it go
+
+
+def held_answer(values: dict[str, str]) -> str:
+    writing.set()
+    released.wait(120)
+    return REALISTIC_ANSWERS["chat_1a"](values)
+
+
+@pytest.fixture(scope="module")
+def model_server() -> Iterator[FakeModelServer]:
+    with FakeModelServer(scripted_responder({"chat_1a": held_answer})) as server:
+        yield server
+        released.set()  # a request still hanging must not hold the server's shutdown
+
+
+@pytest.fixture(scope="module")
+def stop_system(
+    tmp_path_factory: pytest.TempPathFactory, model_server: FakeModelServer
+) -> Iterator[Stack]:
+    env = {
+        "ARTISAN_LLM_BASE_URL": model_server.base_url,
+        "ARTISAN_LLM_API_KEY": "test-key",
+        "ARTISAN_LLM_MODEL": "gpt-4o-mini",
+        "ARTISAN_LLM_MAX_RETRIES": "0",
+        "ARTISAN_VOYAGE_API_KEY": "test-key",
+        "ARTISAN_EMBED_PROVIDER": "voyage",
+        "ARTISAN_VOYAGE_BASE_URL": model_server.base_url,
+    }
+    with own_stack(tmp_path_factory.mktemp("chat-stop"), env) as stack:
+        yield stack
+
+
+@pytest.fixture
+async def client(stop_system: Stack) -> AsyncIterator[httpx.AsyncClient]:
+    async with await client_for_new_user(stop_system, "chat-stop") as client:
+        yield client
+
+
+async def _last_event(streams: Subscription, subject: str) -> dict[str, object]:
+    """The first event on `subject` that is not a token (the answer's end, however it ended)."""
+    while True:
+        message = await streams.next_msg(timeout=30)
+        event = json.loads(message.data)
+        if message.subject == subject and event["type"] != "token":
+            return event
+
+
+def calls_of(server: FakeModelServer, prompt: str) -> int:
+    return sum(1 for request in server.chat_requests if prompt_name(request.json) == prompt)
+
+
+async def test_a_stopped_answer_is_abandoned_and_not_stored(
+    client: httpx.AsyncClient, model_server: FakeModelServer, stop_system: Stack
+) -> None:
+    await ready_file(client, "pricing.md", PRICING_MEMO)
+    [embedded] = [e for e in stop_system.embedded if isinstance(e, EmbeddedNats)]
+    bus = await nats.connect(stop_system.nats_url, token=embedded.token.get_secret_value())
+    streams = await bus.subscribe("chat.stream.>")
+    stops = await bus.subscribe("chat.stop.>")
+    db = await asyncpg.connect(stop_system.database_url)
+    try:
+        async with client.stream(
+            "POST", "/v1/chat", json={"persona": "vlad", "message": QUESTION}
+        ) as response:
+            assert response.status_code == 200
+            assert await asyncio.to_thread(writing.wait, 60)  # the model is writing the answer
+        # the client left: the gateway says so, and the chat service abandons the answer
+        stop = await stops.next_msg(timeout=30)
+        request_id = stop.subject.removeprefix("chat.stop.")
+        event = await _last_event(streams, f"chat.stream.{request_id}")
+        assert event == {"type": "stopped", "text": "", "done": None}
+        # `stopped` is sent after the answer's task has ended: nothing can be stored later
+        turn_id = uuid.uuid5(TURN_NAMESPACE, request_id)
+        assert (
+            await db.fetchval("SELECT count(*) FROM superjournal") == 0  # a system of its own
+        )
+        assert calls_of(model_server, "chat_1a") == 1 and calls_of(model_server, "chat_1b") == 0
+        checks = await db.fetchval(
+            "SELECT count(*) FROM model_calls WHERE turn_id = $1 AND role = 'check'", turn_id
+        )
+        assert checks == 0
+
+        released.set()
+        _, done = await chat(client, persona="vlad", message=QUESTION)
+        rows = await db.fetch("SELECT id FROM superjournal")
+        assert [str(row["id"]) for row in rows] == [done["turn_id"]]
+    finally:
+        await db.close()
+        await bus.close()
