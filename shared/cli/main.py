@@ -4,7 +4,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from shared.cli import chat, client, system, upload
+from shared.cli import chat, client, sync, system, upload
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,11 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     rotate = users_commands.add_parser("rotate", help="give a user a new API key")
     rotate.add_argument("name")
 
-    upload_parser = commands.add_parser(
-        "upload", help="upload files and folders, with live progress"
-    )
-    upload_parser.add_argument("paths", nargs="+", type=Path)
-
+    _add_upload_commands(commands)
     commands.add_parser("files", help="list your files")
 
     rm = commands.add_parser("rm", help="delete a file and everything derived from it")
@@ -57,6 +53,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_upload_commands(commands: argparse._SubParsersAction) -> None:
+    upload_parser = commands.add_parser(
+        "upload", help="upload files and folders, with live progress"
+    )
+    upload_parser.add_argument("paths", nargs="+", type=Path)
+    upload_parser.add_argument(
+        "--new",
+        action="store_true",
+        help="upload as new files, even where you have a file of the same name (by default"
+        " that file is updated in place)",
+    )
+    sync_parser = commands.add_parser(
+        "sync", help="upload a folder, then update files in place as they change"
+    )
+    sync_parser.add_argument("directory", type=Path)
+
+
 def main(argv: list[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
     match args.command:
@@ -71,7 +84,9 @@ def main(argv: list[str] | None = None) -> None:
         case "users":
             code = _users(args)
         case "upload":
-            code = upload.upload(args.paths)
+            code = upload.upload(args.paths, as_new=args.new)
+        case "sync":
+            code = sync.sync(args.directory)
         case "files":
             code = client.list_files()
         case "rm":

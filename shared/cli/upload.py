@@ -1,9 +1,10 @@
-"""`artisan upload`: send files one request each and follow their progress to the end."""
+"""`artisan upload`: send files one request each and follow their progress to the end. A file
+whose name you already have updates that file in place (same id; unchanged parts are reused)."""
 
 import asyncio
 import sys
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 import httpx
@@ -32,21 +33,21 @@ RATE_LIMIT_RETRIES = 20
 MAX_RETRY_AFTER_SECONDS = 60.0
 
 
-def upload(paths: list[Path]) -> int:
+def upload(paths: list[Path], as_new: bool = False) -> int:
     found = discover(paths, SUPPORTED_EXTENSIONS)
     if not found.files:
         print("\n".join([*skipped_lines(found, SUPPORTED_EXTENSIONS), "nothing to upload"]))
         return 1
-    return run_command(lambda: _upload(found))
+    return run_command(lambda: _upload(found, as_new))
 
 
-def _upload(found: Discovery) -> int:
+def _upload(found: Discovery, as_new: bool) -> int:
     connection = Connection(gateway_url(), api_key())
     states = [FileState(path) for path in found.files]
     print(f"Uploading {_plural(len(states), 'file')} to {connection.url}", flush=True)
     view, interrupted = make_view(states, sys.stdout), False
     try:
-        asyncio.run(_upload_over_http(connection, states, view))
+        asyncio.run(_upload_over_http(connection, states, view, as_new))
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -58,19 +59,27 @@ def _upload(found: Discovery) -> int:
     return 0 if all(s.status == "ready" for s in states) and not found.missing else 1
 
 
-async def _upload_over_http(connection: Connection, states: list[FileState], view: View) -> None:
+async def _upload_over_http(
+    connection: Connection, states: list[FileState], view: View, as_new: bool
+) -> None:
     async with httpx.AsyncClient(base_url=connection.url, headers=connection.headers) as http:
-        await upload_and_follow(http, states, view)
+        await upload_and_follow(http, states, view, as_new=as_new)
 
 
 async def upload_and_follow(
-    http: httpx.AsyncClient, states: list[FileState], view: View, poll_seconds: float = POLL_SECONDS
+    http: httpx.AsyncClient,
+    states: list[FileState],
+    view: View,
+    poll_seconds: float = POLL_SECONDS,
+    as_new: bool = False,
 ) -> None:
-    """Upload every file and follow its progress until each is ready, failed or rejected."""
+    """Upload every file (a name you have already updates that file) and follow its progress
+    until each is ready, failed or rejected."""
     tracker = Tracker(view)
+    existing = {} if as_new else await files_by_name(http)
     stream = await open_event_stream(http)  # before any upload, so no event can be missed
     events = asyncio.create_task(follow_events(http, stream, tracker))
-    uploads = asyncio.create_task(upload_files(http, states, tracker))
+    uploads = asyncio.create_task(upload_files(http, states, tracker, existing))
     try:
         next_poll = time.monotonic() + poll_seconds
         while not all(s.done for s in states):
@@ -87,23 +96,41 @@ async def upload_and_follow(
         await asyncio.gather(events, uploads, return_exceptions=True)
 
 
-async def upload_files(http: httpx.AsyncClient, states: list[FileState], tracker: Tracker) -> None:
+async def files_by_name(http: httpx.AsyncClient) -> dict[str, str]:
+    """Filename → id of your newest file of that name: an upload of that name updates it."""
+    response = expect_success(await http.get("/v1/files"))
+    by_name: dict[str, str] = {}
+    for record in response.json()["items"]:  # newest first
+        by_name.setdefault(record["filename"], record["id"])
+    return by_name
+
+
+async def upload_files(
+    http: httpx.AsyncClient,
+    states: list[FileState],
+    tracker: Tracker,
+    existing: Mapping[str, str] | None = None,
+) -> None:
     limit = asyncio.Semaphore(UPLOAD_CONCURRENCY)
 
     async def upload_when_free(state: FileState) -> None:
         async with limit:
-            await upload_one(http, state, tracker)
+            await upload_one(http, state, tracker, (existing or {}).get(state.path.name))
 
     await asyncio.gather(*(upload_when_free(state) for state in states))
 
 
-async def upload_one(http: httpx.AsyncClient, state: FileState, tracker: Tracker) -> None:
-    """POST one file; a refusal (too large, unsupported, empty…) is shown next to that file."""
+async def upload_one(
+    http: httpx.AsyncClient, state: FileState, tracker: Tracker, file_id: str | None = None
+) -> None:
+    """POST one file, or PUT it as the new version of `file_id`; a refusal (too large,
+    unsupported, empty…) is shown next to that file."""
     try:
         content = await asyncio.to_thread(state.path.read_bytes)
         part = (state.path.name, content, media_type_for(state.path.name))
-        response = await post_when_allowed(http, part)
-        record = expect_success(response).json()["items"][0]
+        response = await send_when_allowed(http, part, file_id)
+        body = expect_success(response).json()
+        record = body if file_id else body["items"][0]
     except (OSError, httpx.HTTPError, CliError) as exc:
         tracker.on_rejected(state, describe_error(exc))
     except (ValueError, LookupError):
@@ -112,13 +139,14 @@ async def upload_one(http: httpx.AsyncClient, state: FileState, tracker: Tracker
         tracker.on_uploaded(state, record)
 
 
-async def post_when_allowed(
-    http: httpx.AsyncClient, part: tuple[str, bytes, str]
+async def send_when_allowed(
+    http: httpx.AsyncClient, part: tuple[str, bytes, str], file_id: str | None = None
 ) -> httpx.Response:
-    """POST one file; a 429 that says when to come back (Retry-After) is waited out and the file
-    sent again, a few times; any other answer is returned as it is."""
+    """POST one file (PUT it to `file_id`); a 429 that says when to come back (Retry-After) is
+    waited out and the file sent again, a few times; any other answer is returned as it is."""
+    method, url = ("PUT", f"/v1/files/{file_id}") if file_id else ("POST", "/v1/files")
     for _ in range(RATE_LIMIT_RETRIES):
-        response = await http.post("/v1/files", files=[("files", part)], timeout=UPLOAD_TIMEOUT)
+        response = await http.request(method, url, files=[("files", part)], timeout=UPLOAD_TIMEOUT)
         wait = response.headers.get("Retry-After", "")
         if response.status_code != 429 or not wait.isdigit():
             return response

@@ -111,7 +111,9 @@ async def test_each_file_ends_ready_failed_or_rejected(tmp_path: Path) -> None:
         "dup.md": "ready",
         "bad.md": "failed",
     }
-    assert gateway.requests[0] == "GET /v1/events"  # opened before any upload
+    # your files are listed (a known name is updated in place), then the events are opened
+    # before any upload
+    assert gateway.requests[:2] == ["GET /v1/files", "GET /v1/events"]
     assert gateway.requests.count("POST /v1/files") == 4  # one request per file
     assert "big.md" in output and "rejected: the file is larger than the 10 MB limit" in output
     assert "already uploaded" in output

@@ -30,7 +30,7 @@ async def test_a_rate_limited_upload_waits_and_is_sent_again() -> None:
     accepted = httpx.Response(202, json={"items": [{"id": "f"}]})
     client, sent = gateway([limited, limited, accepted])
     async with client:
-        response = await upload.post_when_allowed(client, PART)
+        response = await upload.send_when_allowed(client, PART)
     assert response.status_code == 202
     assert len(sent) == 3
 
@@ -42,7 +42,7 @@ async def test_refusals_that_waiting_cannot_fix_are_returned_at_once() -> None:
     ]:
         client, sent = gateway([refused])
         async with client:
-            response = await upload.post_when_allowed(client, PART)
+            response = await upload.send_when_allowed(client, PART)
         assert response.status_code == refused.status_code
         assert len(sent) == 1
 
@@ -51,6 +51,6 @@ async def test_the_retries_are_bounded() -> None:
     limited = httpx.Response(429, headers={"Retry-After": "1"}, json={"detail": "Try again"})
     client, sent = gateway([limited])
     async with client:
-        response = await upload.post_when_allowed(client, PART)
+        response = await upload.send_when_allowed(client, PART)
     assert response.status_code == 429
     assert len(sent) == upload.RATE_LIMIT_RETRIES

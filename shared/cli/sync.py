@@ -1,0 +1,79 @@
+"""`artisan sync DIR`: upload a folder, then keep watching it; a file that changes is updated in
+place (same id, unchanged parts reused), a new file is uploaded. Deleting a local file deletes
+nothing on the server. Stops on Ctrl-C or SIGTERM."""
+
+import asyncio
+import signal
+import sys
+from collections.abc import Iterable
+from contextlib import suppress
+from pathlib import Path
+
+import httpx
+from watchfiles import Change, DefaultFilter, awatch
+
+from shared.cli.client import Connection, api_key, gateway_url, run_command
+from shared.cli.discovery import discover
+from shared.cli.progress_view import LineView
+from shared.cli.tracker import FileState
+from shared.cli.upload import summary_lines, upload_and_follow
+from shared.formats import SUPPORTED_EXTENSIONS
+
+# a save often writes a file in several steps; changes are gathered for this long (ms)
+DEBOUNCE_MS = 800
+
+
+class SupportedFiles(DefaultFilter):
+    """Changes to files Artisan reads; editors' swap files, .git and hidden files left out."""
+
+    def __call__(self, change: Change, path: str) -> bool:
+        candidate = Path(path)
+        return (
+            change != Change.deleted
+            and not candidate.name.startswith(".")
+            and candidate.suffix.lower() in SUPPORTED_EXTENSIONS
+            and super().__call__(change, path)
+        )
+
+
+def sync(directory: Path) -> int:
+    if not directory.is_dir():
+        print(f"not a folder: {directory} (give the folder to keep in sync)")
+        return 1
+    return run_command(lambda: _sync(directory))
+
+
+def _sync(directory: Path) -> int:
+    connection = Connection(gateway_url(), api_key())
+    print(f"Syncing {directory} to {connection.url} (stop with Ctrl-C)", flush=True)
+    with suppress(KeyboardInterrupt):  # Ctrl-C is how a sync ends
+        asyncio.run(_sync_over_http(connection, directory))
+    print("Stopped syncing; every change sent so far keeps processing on the server.")
+    return 0
+
+
+async def _sync_over_http(connection: Connection, directory: Path) -> None:
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    async with httpx.AsyncClient(base_url=connection.url, headers=connection.headers) as http:
+        await send(http, discover([directory], SUPPORTED_EXTENSIONS).files)
+        print(f"Watching {directory} for changes", flush=True)
+        changes = awatch(
+            directory, watch_filter=SupportedFiles(), debounce=DEBOUNCE_MS, stop_event=stop
+        )
+        async for batch in changes:
+            # a file gone again before it is read is shown as not sent, next to its name
+            await send(http, sorted({Path(path) for _, path in batch}))
+
+
+async def send(http: httpx.AsyncClient, paths: Iterable[Path]) -> None:
+    """Upload (or update in place) each file and follow it to ready or failed."""
+    states = [FileState(path) for path in paths]
+    if not states:
+        return
+    view = LineView(states, sys.stdout)
+    try:
+        await upload_and_follow(http, states, view)
+    finally:
+        view.close()
+    print("\n".join(summary_lines(states)).strip(), flush=True)
