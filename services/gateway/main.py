@@ -16,6 +16,7 @@ from services.gateway.body_limit import BodyLimit, LimitFor
 from services.gateway.dispatcher import Dispatcher
 from services.gateway.errors import install_error_handlers
 from services.gateway.fair_use import FairUse
+from services.gateway.mcp_endpoint import MCP_PATH, mcp_body_limit, mount_mcp
 from services.gateway.progress_hub import ProgressHub, connect_hub
 from services.gateway.routes import (
     chat,
@@ -78,7 +79,8 @@ def create_app(
         app.state.pool, app.state.broker, app.state.hub = pool, broker, hub
         dispatcher = asyncio.create_task(Dispatcher(pool, broker, infra.database_url).run())
         try:
-            yield
+            async with serve_mcp():
+                yield
         finally:
             dispatcher.cancel()
             hub.close()
@@ -98,6 +100,7 @@ def create_app(
         app.include_router(module.router, responses=RATE_LIMITED)
     for module in (health, formats, web):
         app.include_router(module.router)
+    serve_mcp = mount_mcp(app)
     web.mount_static(app)
     app.add_middleware(BodyLimit, limit_for=body_limits(app.state.gateway_settings))
     FastAPIInstrumentor.instrument_app(
@@ -116,6 +119,8 @@ def body_limits(settings: GatewaySettings) -> LimitFor:
             return None
         if path == "/v1/turns/import":
             return settings.max_import_body_bytes
+        if path == MCP_PATH:  # an MCP upload brings its file inside the request, in base64
+            return mcp_body_limit(settings)
         return settings.max_body_bytes
 
     return limit_for

@@ -4,7 +4,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from shared.cli import chat, client, sync, system, upload
+from shared.cli import chat, client, mcp, sync, system, upload
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,6 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_upload_commands(commands)
     commands.add_parser("files", help="list your files")
+    commands.add_parser(
+        "mcp", help="serve Artisan's tools to an MCP client (Claude Desktop, ...) over stdio"
+    )
 
     rm = commands.add_parser("rm", help="delete a file and everything derived from it")
     rm.add_argument("file_id")
@@ -87,6 +90,8 @@ def main(argv: list[str] | None = None) -> None:
             code = upload.upload(args.paths, as_new=args.new)
         case "sync":
             code = sync.sync(args.directory)
+        case "mcp":
+            code = mcp.serve_stdio()
         case "files":
             code = client.list_files()
         case "rm":
