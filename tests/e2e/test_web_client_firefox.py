@@ -1,5 +1,6 @@
 """The web client in Firefox (Debian's ESR, headless, over WebDriver BiDi): history, the live
-progress stream, a streamed answer and a citation — what differs between browsers."""
+progress stream, a streamed answer, its conversation listed, and a citation — what differs
+between browsers."""
 
 import json
 
@@ -51,6 +52,16 @@ async def test_the_client_works_in_firefox(
         await page.wait_for(f"document.querySelectorAll({COMPLETED_TURNS}).length === 2")
         answer = await page.evaluate(f"document.querySelectorAll({COMPLETED_TURNS})[1].textContent")
         assert "predictable bills" in answer
+        # the question went into the imported conversation, listed beside the chat as current
+        current = "document.querySelector('#conversation-list .conversation-row.current')"
+        await page.wait_for(f"{current}?.textContent.includes('Vlad · 2 turns')")
+        assert "Hello?" in await page.evaluate(f"{current}.textContent")
+        # each answer's citations start at 1; the composer emptied once the answer was accepted
+        first = await page.evaluate(
+            "document.querySelectorAll('.answer')[1].querySelector('.cite').textContent"
+        )
+        assert first == "1"
+        assert await page.evaluate("document.getElementById('message').value") == ""
 
         await page.evaluate("document.querySelector('.answer .cite').click()")
         snippet = await page.wait_for(

@@ -159,9 +159,15 @@ export const api = {
     return { close: () => controller.abort() };
   },
 
-  /** POST /v1/chat: yields {event, data} as the server sends them (token…, then done or error). */
+  chatLimits: () => getJson("/v1/chat/limits"),
+
+  /**
+   * POST /v1/chat: yields {event, data} as the server sends them (token…, then done or error),
+   * after an `accepted` event of its own once the server has taken the question.
+   */
   async *chat(request, signal) {
     const response = await send("/v1/chat", { method: "POST", json: request, signal });
+    yield { event: "accepted", data: null };
     yield* serverSentEvents(response.body, signal);
   },
 };

@@ -1,13 +1,16 @@
 // The conversation: history (newest at the bottom, older pages on scroll), streamed answers
-// rendered as markdown with citation chips, star and delete per turn.
+// rendered as markdown with citation chips; per turn: copy, regenerate, star, delete, and edit
+// the message to send it again. An answer that fails or is stopped is shown with what came of
+// it and a Retry; nothing of it is stored, and its message goes back to the box.
 
 import { api, NETWORK_DOWN } from "./api.js";
 import { openCitation } from "./citation.js";
-import { chosenSources } from "./composer.js";
+import { chosenSources, editMessage, messageTaken, putBack, showAnswering } from "./composer.js";
 import { fileRecord } from "./files.js";
 import { renderMarkdown } from "./markdown.js";
 import { avatar, currentPersona, persona } from "./personas.js";
-import { el, formatTime, iconButton, lineRange, notify, reportError } from "./ui.js";
+import { contextDetails, copyAnswer, sourceList } from "./turn_tools.js";
+import { el, formatTime, iconButton, inUserWords, notify, reportError } from "./ui.js";
 
 let older = null; // cursor of the next older page; null when all is loaded
 let loadingOlder = false;
@@ -75,36 +78,46 @@ function nearEnd() {
 
 // --- sending and streaming ----------------------------------------------------------------------
 
-/** Send `text` to the current persona; false (nothing sent) while an answer is streaming. */
-export function sendMessage(text) {
+/**
+ * Send `text` (to the current persona, over the chosen files, unless `options` say otherwise);
+ * false (nothing sent) while an answer is streaming. `options.replaces`: the turn a regenerated
+ * answer takes the place of, deleted once the new answer is stored.
+ */
+export function sendMessage(text, { persona = currentPersona().name, attachments = chosenSources(), replaces = null } = {}) {
   if (answering) {
-    notify(`${currentPersona().display_name} is still answering; send again when the answer is done.`);
+    notify(`${currentPersona().display_name} is still answering: stop the answer, or send again when it is done.`);
     return false;
   }
-  const attachments = chosenSources();
-  const speaker = currentPersona();
-  const view = turnView({
-    persona: speaker.name,
-    user_message: text,
-    attachments,
-    created_at: new Date().toISOString(),
-  });
+  // a failed or stopped answer's words went back to the box: sending again replaces it
+  for (const unsaved of messages().querySelectorAll(".turn.unsaved")) unsaved.remove();
+  const view = turnView({ persona, user_message: text, attachments, created_at: new Date().toISOString() });
+  view.classList.add("unsaved");
   messages().append(view);
   updateEmptyState();
   scrollToEnd();
-  stream(view, { persona: speaker.name, message: text, attachments });
+  stream(view, { persona, message: text, attachments }, replaces);
   return true;
 }
 
-async function stream(view, request) {
-  answering = new AbortController();
+/** Stop the answer streaming now: the server stops writing it and stores nothing. */
+export function stopAnswer() {
+  if (!answering) return;
+  answering.stopped = true;
+  answering.abort();
+}
+
+async function stream(view, request, replaces) {
+  const controller = (answering = new AbortController());
   const answer = view.querySelector(".answer");
   view.classList.add("streaming");
+  showAnswering(true);
   let text = "";
   let painted = false;
   try {
-    for await (const { event, data } of api.chat(request, answering.signal)) {
-      if (event === "token") {
+    for await (const { event, data } of api.chat(request, controller.signal)) {
+      if (event === "accepted") {
+        messageTaken(request.message); // now the box may be cleared: the question is in
+      } else if (event === "token") {
         text += data.text;
         if (!painted) {
           painted = true;
@@ -118,22 +131,42 @@ async function stream(view, request) {
         }
       } else if (event === "done") {
         finishTurn(view, data);
+        if (replaces) await removeReplaced(replaces);
         return;
-      } else if (event === "error") {
-        throw new Error(data.detail);
+      } else if (event === "error" || event === "stopped") {
+        throw new Error(data?.detail ?? "The answer was stopped.");
       }
     }
-    throw new Error("The answer stopped before it was complete; ask again.");
+    if (!controller.signal.aborted) throw new Error("The answer ended before it was complete.");
   } catch (error) {
-    if (error.name === "AbortError") return;
-    // a stream cut mid-way (gateway gone) surfaces as a bare TypeError from the reader
-    const message = error instanceof TypeError ? NETWORK_DOWN : error.message;
-    answer.replaceChildren(el("p", { class: "error-text", role: "alert" }, message));
-    view.classList.add("failed");
+    if (!controller.signal.aborted) {
+      // a stream cut mid-way (gateway gone) surfaces as a bare TypeError from the reader
+      unsaved(view, request, text, error instanceof TypeError ? NETWORK_DOWN : inUserWords(error.message), replaces);
+    }
   } finally {
     view.classList.remove("streaming");
-    answering = null;
+    showAnswering(false);
+    if (answering === controller) answering = null;
   }
+  if (controller.stopped) unsaved(view, request, text, null, replaces);
+}
+
+/**
+ * An answer that failed (`message`) or was stopped (no message): nothing of it was stored.
+ * What streamed stays in view, the message goes back to the box, and Retry sends it again.
+ */
+function unsaved(view, request, partial, message, replaces) {
+  putBack(request.message);
+  view.classList.add(message ? "failed" : "stopped");
+  const answer = view.querySelector(".answer");
+  if (partial) renderMarkdown(answer, partial);
+  else answer.replaceChildren();
+  const note = message
+    ? el("p", { class: "error-text", role: "alert" }, `${message} Nothing was saved; your message is back in the box.`)
+    : el("p", { class: "stopped-text" }, "Stopped. This answer was not saved; your message is back in the box.");
+  const retry = el("button", { type: "button", class: "ghost retry", onclick: () => sendMessage(request.message, { ...request, replaces }) }, "Retry");
+  view.querySelector(".turn-error")?.remove();
+  answer.after(el("div", { class: "turn-error" }, note, retry));
 }
 
 function finishTurn(view, done) {
@@ -145,23 +178,27 @@ function finishTurn(view, done) {
     attachments: JSON.parse(view.dataset.attachments),
     ai_response: done.answer,
     citations: done.citations,
+    context_sections: done.sections,
+    removed: done.removed,
+    model: done.usage.model,
+    prompt_tokens: done.usage.prompt_tokens,
+    completion_tokens: done.usage.completion_tokens,
     is_starred: false,
     created_at: new Date().toISOString(),
   });
   view.replaceWith(finished);
-  const notes = [];
-  if (done.removed?.length) {
-    notes.push(`The check removed ${done.removed.length} unsupported sentence${done.removed.length > 1 ? "s" : ""}.`);
-  }
-  const tokens = done.sections.reduce((sum, section) => sum + Number(section.tokens || 0), 0);
-  const used = done.sections.map((section) => `${section.name} ${section.tokens}`).join(" · ");
-  finished.querySelector(".actions").before(
-    el("details", { class: "context-used" },
-      el("summary", {}, `Context: ${tokens} tokens${notes.length ? ` · ${notes.join(" ")}` : ""}`),
-      el("p", {}, used || "no context"),
-      el("p", {}, `${done.usage.model}: ${done.usage.prompt_tokens} prompt + ${done.usage.completion_tokens} answer tokens`)),
-  );
   if (nearBottom) scrollToEnd();
+}
+
+/** A regenerated answer is stored: the turn it replaces goes, from the history and memory. */
+async function removeReplaced(turn) {
+  try {
+    await api.deleteTurn(turn.id);
+  } catch (error) {
+    if (error.status !== 404) return reportError(error, "The new answer is saved, but removing the old one failed");
+  }
+  removeTurnView(turn.id);
+  document.dispatchEvent(new CustomEvent("turn-deleted", { detail: turn.id }));
 }
 
 // --- one turn -------------------------------------------------------------------------------------
@@ -179,6 +216,7 @@ function turnView(turn) {
       "div",
       { class: "msg user" },
       el("p", { class: "user-text" }, turn.user_message),
+      iconButton("edit", "Edit this message and send it again", () => editMessage(turn.user_message), { class: "icon-button edit" }),
       turn.attachments?.length
         ? el("p", { class: "turn-attachments" }, "Answered only from ", turn.attachments.map(attachmentLabel))
         : null,
@@ -193,6 +231,7 @@ function turnView(turn) {
         el("p", { class: "meta" }, el("strong", {}, speaker.display_name), ` · ${formatTime(turn.created_at)}`),
         answer,
         citations.size ? sourceList([...citations.values()]) : null,
+        turn.context_sections && !turn.imported ? contextDetails(turn) : null,
         turn.id ? turnActions(turn) : null,
       ),
     ),
@@ -204,29 +243,6 @@ function attachmentLabel(fileId) {
   return el("span", { class: "chip small" }, record ? record.filename : "a deleted file");
 }
 
-function sourceList(citations) {
-  return el(
-    "ol",
-    { class: "sources", "aria-label": "Sources" },
-    citations.map((citation) =>
-      el(
-        "li",
-        {},
-        el(
-          "button",
-          { type: "button", class: "source link", onclick: () => openCitation(citation) },
-          el("span", { class: "source-ref" }, String(citation.ref)),
-          citation.file_id
-            ? `${citation.filename}${citation.title ? ` — ${citation.title}` : ""}${citation.line_start ? `, ${lineRange(citation.line_start, citation.line_end)}` : ""}`
-            : citation.fact_id
-              ? `Memory — ${citation.title}: ${citation.snippet}`
-              : `Past conversation — ${citation.title}`,
-        ),
-      ),
-    ),
-  );
-}
-
 function turnActions(turn) {
   const star = iconButton("star", turn.is_starred ? "Unstar this turn" : "Star this turn (always remembered)", () => toggleStar(turn, star), {
     class: "icon-button star",
@@ -235,6 +251,9 @@ function turnActions(turn) {
   return el(
     "div",
     { class: "actions" },
+    iconButton("copy", "Copy the answer and its sources", () => copyAnswer(turn)),
+    iconButton("retry", "Regenerate this answer (it replaces this one)", () =>
+      sendMessage(turn.user_message, { persona: turn.persona, attachments: turn.attachments, replaces: turn })),
     star,
     iconButton("trash", "Delete this turn", (event) => deleteTurn(turn, event.currentTarget.closest(".turn"))),
   );

@@ -2,6 +2,10 @@
 // Uploading never narrows a question. Which files answers may use is an explicit choice, made
 // with the tick boxes in the files list and shown above the bar until cleared (it survives a
 // reload); with none chosen, answers use all your files.
+//
+// The words are never lost: what you type is kept as a draft (per conversation, across reloads),
+// stays in the box until the answer has been accepted, and comes back to the box when the answer
+// fails or is stopped. A counter shows near the server's limit, and Send is off past it.
 
 import { fileRecord, uploadFiles } from "./files.js";
 import { el, iconButton } from "./ui.js";
@@ -60,10 +64,95 @@ function clearSources() {
   saveSources();
 }
 
-/** `onSend(text)` returns true when the message was taken (false while an answer streams). */
-export function setupComposer(onSend) {
+const DRAFT = "artisan.draft";
+const COUNT_FROM = 0.8; // the counter shows from this share of the limit
+let draftKey = DRAFT;
+let maxChars = Infinity; // until the server says (GET /v1/chat/limits)
+
+const messageBox = () => document.getElementById("message");
+
+/**
+ * Drafts are kept per conversation: `scope` names the one shown (null: before conversations
+ * exist, or none chosen). What is in the box now is kept under the old scope first.
+ */
+export function setDraftScope(scope) {
+  saveDraft();
+  draftKey = scope ? `${DRAFT}.${scope}` : DRAFT;
+  setText(localStorage.getItem(draftKey) ?? "");
+}
+
+function saveDraft() {
+  const text = messageBox().value;
+  if (text.trim()) localStorage.setItem(draftKey, text);
+  else localStorage.removeItem(draftKey);
+}
+
+function setText(text) {
+  const input = messageBox();
+  input.value = text;
+  fitHeight(input);
+  updateCount();
+}
+
+/** The server's limit on a message's length (the counter and Send follow it). */
+export function setMessageLimit(limit) {
+  maxChars = limit;
+  updateCount();
+}
+
+function updateCount() {
+  const input = messageBox();
+  const counter = document.getElementById("message-count");
+  const length = input.value.length;
+  const over = length > maxChars;
+  counter.hidden = length < maxChars * COUNT_FROM;
+  counter.classList.toggle("over", over);
+  const count = `${length.toLocaleString()} / ${maxChars.toLocaleString()}`;
+  counter.textContent = over
+    ? `${count}: ${(length - maxChars).toLocaleString()} characters too many. Shorten it, or upload the text as a file.`
+    : count;
+  input.setAttribute("aria-invalid", String(over));
+  document.getElementById("send").disabled = over;
+}
+
+/** The answer was accepted: the box (if it still holds this text) and its draft are cleared. */
+export function messageTaken(text) {
+  const input = messageBox();
+  input.readOnly = false;
+  if (input.value.trim() === text) setText("");
+  saveDraft();
+}
+
+/** The answer failed or was stopped before it was kept: the words go back to the box, unless
+ * something else has been written there since. */
+export function putBack(text) {
+  const input = messageBox();
+  input.readOnly = false;
+  if (!input.value.trim() || input.value.trim() === text) setText(text);
+  saveDraft();
+}
+
+/** Put a sent message back in the box to edit it and send it again (a new turn). */
+export function editMessage(text) {
+  const current = messageBox().value.trim();
+  if (current && current !== text && !window.confirm("Replace what you are writing with this message?")) return;
+  setText(text);
+  saveDraft();
+  messageBox().focus();
+}
+
+/** While an answer streams Stop takes Send's place; `onStop` ends it. */
+export function showAnswering(answering) {
+  document.getElementById("send").hidden = answering;
+  document.getElementById("stop").hidden = !answering;
+  if (!answering) messageBox().readOnly = false;
+}
+
+/** `onSend(text)` returns true when the message was taken (false while an answer streams);
+ * `onStop()` stops the answer streaming now. */
+export function setupComposer(onSend, onStop) {
   const form = document.getElementById("input-bar");
-  const input = document.getElementById("message");
+  const input = messageBox();
   const picker = document.getElementById("file-input");
 
   document.getElementById("paperclip").addEventListener("click", () => picker.click());
@@ -72,21 +161,26 @@ export function setupComposer(onSend) {
     picker.value = ""; // choosing the same file again still fires `change`
   });
 
-  input.addEventListener("input", () => fitHeight(input));
+  input.addEventListener("input", () => {
+    fitHeight(input);
+    updateCount();
+    saveDraft();
+  });
   input.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
       form.requestSubmit();
     }
   });
+  document.getElementById("stop").addEventListener("click", onStop);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const text = input.value.trim();
-    if (text && onSend(text)) {
-      input.value = "";
-      fitHeight(input);
-    }
+    if (!text || text.length > maxChars) return;
+    // kept in the box (read-only) until the answer is accepted: a failed send loses nothing
+    if (onSend(text)) input.readOnly = true;
   });
+  setText(localStorage.getItem(draftKey) ?? "");
   setupDrop(document.getElementById("composer"));
 }
 

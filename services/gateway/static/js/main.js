@@ -1,8 +1,8 @@
 // Start-up: ask for the API key once (kept in this browser), then wire the views together.
 
 import { api, forgetKey, onUnauthorized, storedKey, storeKey } from "./api.js";
-import { clearConversation, loadHistory, sendMessage, setupHistoryPaging, updateEmptyState } from "./chat.js";
-import { chooseSource, chosenSources, dropSource, isSource, renderSources, setupComposer } from "./composer.js";
+import { clearConversation, loadHistory, sendMessage, setupHistoryPaging, stopAnswer, updateEmptyState } from "./chat.js";
+import { chooseSource, chosenSources, dropSource, isSource, renderSources, setMessageLimit, setupComposer } from "./composer.js";
 import { onFileEvents, setupFileMenu, startFiles, stopFiles } from "./files.js";
 import { refreshMemory, setupMemoryPanel } from "./memory.js";
 import { setupPersonas } from "./personas.js";
@@ -12,7 +12,7 @@ const keyScreen = document.getElementById("key-screen");
 const app = document.getElementById("app");
 
 async function start() {
-  setupComposer(sendMessage);
+  setupComposer(sendMessage, stopAnswer);
   setupFileMenu();
   setupMemoryPanel();
   setupHistoryPaging();
@@ -61,6 +61,7 @@ async function connect(key) {
     refreshMemory();
   });
   document.getElementById("message").focus();
+  api.chatLimits().then((limits) => setMessageLimit(limits.max_message_chars), (error) => reportError(error, "Reading the message limit"));
   startFiles();
   try {
     await loadHistory();
