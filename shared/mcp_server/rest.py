@@ -4,7 +4,7 @@ error carrying the REST API's own message (what went wrong and what to do)."""
 import asyncio
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -17,6 +17,7 @@ from shared.cli.client import api_error
 ANSWER_TIMEOUT = httpx.Timeout(10.0, read=300.0)  # tokens may pause while the model thinks
 POLL_SECONDS = 0.5  # twice a second: well inside the REST API's per-user request budget
 SETTLED = ("ready", "failed")
+OnProgress = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 @contextmanager
@@ -60,11 +61,14 @@ async def ask(http: httpx.AsyncClient, body: dict[str, Any]) -> dict[str, Any]:
 
 
 async def wait_until_settled(
-    http: httpx.AsyncClient, record: dict[str, Any], seconds: float
+    http: httpx.AsyncClient, record: dict[str, Any], seconds: float, on_progress: OnProgress
 ) -> dict[str, Any]:
-    """The file's record once it is ready or failed, or as it stands after `seconds`."""
+    """The file's record once it is ready or failed, or as it stands after `seconds`; each
+    change of its progress goes to `on_progress` (the client's progress bar)."""
     deadline = time.monotonic() + seconds
     while record["status"] not in SETTLED and time.monotonic() < deadline:
         await asyncio.sleep(POLL_SECONDS)
-        record = await get_json(http, f"/v1/files/{record['id']}")
+        previous, record = record, await get_json(http, f"/v1/files/{record['id']}")
+        if record["progress"] != previous["progress"]:
+            await on_progress(record)
     return record

@@ -114,7 +114,9 @@ class ArtisanTools:
         upload = [("files", (name, data, media_type_for(name)))]
         async with self.client_for(ctx) as http:
             [record] = (await rest.call(http, "POST", "/v1/files", files=upload)).json()["items"]
-            settled = await rest.wait_until_settled(http, record, wait_seconds)
+            settled = await rest.wait_until_settled(
+                http, record, wait_seconds, on_progress=lambda r: _report(ctx, r)
+            )
         return FileSummary.from_record({**settled, "duplicate": record.get("duplicate", False)})
 
     async def delete_file(self, file_id: FileIdArg, ctx: Context) -> Done:
@@ -149,6 +151,11 @@ def _content(text: str | None, encoded: str | None) -> bytes:
         return base64.b64decode(encoded or "", validate=True)
     except binascii.Error:
         raise ToolError("content_base64 is not valid base64: encode the file's bytes") from None
+
+
+async def _report(ctx: Context, record: dict[str, Any]) -> None:
+    """A file's progress as MCP progress (a no-op unless the client asked for it)."""
+    await ctx.report_progress(record["progress"], 100, record.get("progress_message") or None)
 
 
 def build_server(client_for: ClientFor) -> MCPServer:

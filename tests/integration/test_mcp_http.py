@@ -69,13 +69,19 @@ async def test_a_file_is_uploaded_searched_cited_and_deleted_through_mcp(
     async with mcp_session(system.gateway_url, key_of(api_client)) as mcp:
         assert {tool.name for tool in (await mcp.list_tools()).tools} == TOOLS
 
-        uploaded = await call(
-            mcp,
+        progress: list[float] = []
+
+        async def on_progress(done: float, total: float | None, message: str | None) -> None:
+            progress.append(done / (total or 100))
+
+        result = await mcp.call_tool(
             "upload_file",
-            name="pricing.md",
-            content_text=documents.markdown(),
-            wait_seconds=120,
+            {"name": "pricing.md", "content_text": documents.markdown(), "wait_seconds": 120},
+            progress_callback=on_progress,
         )
+        assert not result.is_error, result.content
+        uploaded = result.structured_content
+        assert all(0 <= share <= 1 for share in progress), progress  # as far as the file got
         assert (uploaded["filename"], uploaded["status"]) == ("pricing.md", "ready"), uploaded
         [listed] = (await call(mcp, "list_files"))["files"]
         assert listed["id"] == uploaded["id"]
