@@ -20,6 +20,7 @@ from shared.contracts import (
     Subject,
     progress_subject,
 )
+from shared.live_models import ModelsVersionMiddleware
 
 STREAM_MAX_AGE_SECONDS = 7 * 24 * 3600
 STREAM = JStream(
@@ -38,7 +39,7 @@ def create_broker(nats_url: str, *, token: SecretStr | None = None, **kwargs: An
     token = token or InfraSettings().nats_token
     return NatsBroker(
         nats_url,
-        middlewares=[NatsTelemetryMiddleware()],
+        middlewares=[NatsTelemetryMiddleware(), ModelsVersionMiddleware],
         security=NatsToken(token.get_secret_value) if token else None,
         max_reconnect_attempts=-1,
         reconnect_time_wait=RECONNECT_WAIT_SECONDS,

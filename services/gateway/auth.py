@@ -67,3 +67,18 @@ async def require_user_for_expensive(request: Request, user: CurrentUser) -> Use
 
 # chat, upload, search, context preview, import: each also spends from the expensive budget
 ExpensiveUser = Annotated[User, Depends(require_user_for_expensive)]
+
+ADMINS_ONLY = (
+    "Only the admin of this Artisan can change its models: the local user of `artisan up`, or"
+    " a user made one with `artisan users admin NAME`. Ask them."
+)
+
+
+async def require_admin(user: CurrentUser) -> User:
+    if not user.is_admin:
+        raise HTTPException(403, ADMINS_ONLY)
+    return user
+
+
+# changes what the whole instance runs (its models): the local user of `artisan up`, or named so
+AdminUser = Annotated[User, Depends(require_admin)]

@@ -27,6 +27,7 @@ from services.gateway.routes import (
     health,
     journal,
     memory,
+    model_settings,
     personas,
     search,
     turns,
@@ -37,6 +38,7 @@ from shared.bus import create_broker, ensure_stream
 from shared.config import GatewaySettings, InfraSettings, gateway_settings, infra_settings
 from shared.db import create_pool
 from shared.db.model_calls import database_sink
+from shared.live_models import start_watching, stop_watching
 from shared.telemetry import setup_logging, setup_telemetry
 from shared.usage import set_usage_sink
 
@@ -73,6 +75,7 @@ def create_app(
         broker = create_broker(infra.nats_url, log_level=logging.DEBUG)
         pool = await create_pool(infra.database_url)
         set_usage_sink(database_sink(pool))
+        await start_watching(pool, infra.database_url)  # the models saved in Settings
         await broker.start()
         await connect_hub(broker, hub)
         await ensure_stream(broker)
@@ -84,6 +87,7 @@ def create_app(
         finally:
             dispatcher.cancel()
             hub.close()
+            await stop_watching()
             await broker.stop()
             await _close_pool(pool)
 
@@ -96,7 +100,18 @@ def create_app(
     app.state.gateway_settings = gateway or gateway_settings()
     app.state.fair_use = FairUse(app.state.gateway_settings)
     install_error_handlers(app)
-    for module in (files, events, search, chat, personas, turns, journal, memory, context):
+    for module in (
+        files,
+        events,
+        search,
+        chat,
+        personas,
+        turns,
+        journal,
+        memory,
+        context,
+        model_settings,
+    ):
         app.include_router(module.router, responses=RATE_LIMITED)
     for module in (health, formats, web):
         app.include_router(module.router)

@@ -28,11 +28,19 @@ def build_parser() -> argparse.ArgumentParser:
     users_commands = users.add_subparsers(dest="users_command", required=True)
     create = users_commands.add_parser("create", help="create a user and print its API key")
     create.add_argument("name")
+    create.add_argument(
+        "--admin", action="store_true", help="it may connect models (Settings), like `artisan up`'s"
+    )
     users_commands.add_parser("list", help="every user, its key's state and its files")
     revoke = users_commands.add_parser("revoke", help="make a user's API key stop working")
     revoke.add_argument("name")
     rotate = users_commands.add_parser("rotate", help="give a user a new API key")
     rotate.add_argument("name")
+    admin = users_commands.add_parser(
+        "admin", help="let a user connect this instance's models in Settings (or stop: --off)"
+    )
+    admin.add_argument("name")
+    admin.add_argument("--off", action="store_true", help="no longer an admin")
 
     _add_upload_commands(commands)
     commands.add_parser("files", help="list your files")
@@ -111,7 +119,9 @@ def _users(args: argparse.Namespace) -> int:
             return system.revoke_user(args.name)
         case "rotate":
             return system.rotate_user(args.name)
-    return system.create_user(args.name)
+        case "admin":
+            return system.set_admin(args.name, admin=not args.off)
+    return system.create_user(args.name, admin=args.admin)
 
 
 if __name__ == "__main__":

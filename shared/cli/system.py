@@ -93,19 +93,41 @@ def migrate() -> int:
     return 0
 
 
-def create_user(name: str) -> int:
-    _, key = asyncio.run(_with_database(lambda conn: users.create_user(conn, name=name)))
-    print(f"created user {name!r}; API key (shown once, keep it safe):\n{key}")
+def create_user(name: str, *, admin: bool = False) -> int:
+    async def create(conn: asyncpg.Connection) -> str:
+        _, key = await users.create_user(conn, name=name)
+        if admin:
+            await users.set_admin(conn, name=name)
+        return key
+
+    key = asyncio.run(_with_database(create))
+    role = "admin" if admin else "user"
+    print(f"created {role} {name!r}; API key (shown once, keep it safe):\n{key}")
+    return 0
+
+
+def set_admin(name: str, *, admin: bool) -> int:
+    """An admin may connect this instance's models in the web client's Settings."""
+    changed = asyncio.run(
+        _with_database(lambda conn: users.set_admin(conn, name=name, admin=admin))
+    )
+    if not changed:
+        return _no_such_user(name)
+    print(f"{name!r} {'is now an admin' if admin else 'is no longer an admin'} of this Artisan")
     return 0
 
 
 def list_users() -> int:
     rows = asyncio.run(_with_database(users.list_users))
-    print(f"{'NAME':<24} {'ID':<36}  {'CREATED':<16}  {'KEY':<7}  FILES")
+    print(f"{'NAME':<24} {'ID':<36}  {'CREATED':<16}  {'KEY':<7}  {'ADMIN':<5}  FILES")
     for row in rows:
         created = row["created_at"].strftime("%Y-%m-%d %H:%M")
         key = "active" if row["active"] else "revoked"
-        print(f"{row['name']:<24} {row['id']!s:<36}  {created:<16}  {key:<7}  {row['files']}")
+        admin = "yes" if row["is_admin"] else ""
+        print(
+            f"{row['name']:<24} {row['id']!s:<36}  {created:<16}  {key:<7}  {admin:<5}"
+            f"  {row['files']}"
+        )
     return 0
 
 

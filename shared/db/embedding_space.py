@@ -36,7 +36,7 @@ async def ensure_space(pool: asyncpg.Pool, *, model: str, dimension: int) -> Non
         schema_dimension = await stored_dimension(conn)
         if stored is not None and (stored["model"], schema_dimension) == (model, dimension):
             return
-        if not await _any_vectors(conn):
+        if not await has_vectors(conn):
             await switch_space(conn, model=model, dimension=dimension)
             return
         stored_model = stored["model"] if stored else "an unrecorded model"
@@ -59,7 +59,7 @@ async def require_space(conn: asyncpg.Connection, *, model: str, dimension: int)
         )
 
 
-async def _any_vectors(conn: asyncpg.Connection) -> bool:
+async def has_vectors(conn: asyncpg.Connection | asyncpg.Pool) -> bool:
     for table, column, _ in VECTOR_COLUMNS:
         if await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table} WHERE {column} IS NOT NULL)"):
             return True

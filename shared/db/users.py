@@ -14,6 +14,7 @@ KEY_PREFIX = "ak_"
 class User:
     id: uuid.UUID
     name: str
+    is_admin: bool = False  # may connect the instance's models (Settings)
 
 
 def hash_api_key(api_key: str) -> str:
@@ -41,9 +42,9 @@ async def find_user_by_api_key(
     conn: asyncpg.Connection | asyncpg.Pool, *, api_key: str
 ) -> User | None:
     row = await conn.fetchrow(
-        "SELECT id, name FROM users WHERE api_key_hash = $1", hash_api_key(api_key)
+        "SELECT id, name, is_admin FROM users WHERE api_key_hash = $1", hash_api_key(api_key)
     )
-    return User(id=row["id"], name=row["name"]) if row else None
+    return User(id=row["id"], name=row["name"], is_admin=row["is_admin"]) if row else None
 
 
 async def find_user_by_name(conn: asyncpg.Connection | asyncpg.Pool, *, name: str) -> User | None:
@@ -68,7 +69,8 @@ async def list_users(conn: asyncpg.Connection | asyncpg.Pool) -> list[asyncpg.Re
     """Every user with when it was created, whether its key works, and how many files it has."""
     return await conn.fetch(
         """
-        SELECT u.id, u.name, u.created_at, NOT u.api_key_hash LIKE $1 || '%' AS active,
+        SELECT u.id, u.name, u.created_at, u.is_admin,
+               NOT u.api_key_hash LIKE $1 || '%' AS active,
                (SELECT count(*) FROM files f WHERE f.user_id = u.id) AS files
         FROM users u ORDER BY u.created_at, u.name
         """,
@@ -81,4 +83,12 @@ async def revoke_api_key(conn: asyncpg.Connection | asyncpg.Pool, *, name: str) 
     result = await conn.execute(
         "UPDATE users SET api_key_hash = $2 || id::text WHERE name = $1", name, _REVOKED
     )
+    return int(result.split()[-1])
+
+
+async def set_admin(
+    conn: asyncpg.Connection | asyncpg.Pool, *, name: str, admin: bool = True
+) -> int:
+    """Make every user called `name` an admin of this instance (or not); how many."""
+    result = await conn.execute("UPDATE users SET is_admin = $2 WHERE name = $1", name, admin)
     return int(result.split()[-1])

@@ -28,6 +28,7 @@ from shared.launcher.embedded import (
 )
 from shared.launcher.healing import InfraSupervisor
 from shared.launcher.supervisor import SERVICES, Supervisor
+from shared.secret_box import SECRETS_KEY_ENV, ensure_secrets_key
 
 logger = logging.getLogger(__name__)
 LOCAL_USER = "local"
@@ -126,6 +127,8 @@ def start_stack(
         "ARTISAN_DATABASE_URL": database_url,
         "ARTISAN_HOST": gateway.host,
         "ARTISAN_PORT": str(gateway.port),
+        # seals the model keys saved in Settings; like the NATS token, never on a command line
+        SECRETS_KEY_ENV: ensure_secrets_key(infra.data_dir),
         **(extra_env or {}),
     }
     supervisor = Supervisor(env, log_dir=infra.data_dir / "logs")
@@ -164,7 +167,8 @@ def wait_until_ready(gateway_url: str, supervisor: Supervisor, timeout: float = 
 
 
 def ensure_local_user(database_url: str, key_file: Path) -> str:
-    """The API key of the local user, created (or re-keyed if its key file is lost) as needed."""
+    """The API key of the local user, created (or re-keyed if its key file is lost) as needed;
+    the local user is this instance's admin (it may connect models in Settings)."""
     saved_key = key_file.read_text().strip() if key_file.exists() else None
     key, is_new = asyncio.run(_local_user_key(database_url, saved_key))
     if is_new:
@@ -178,12 +182,12 @@ async def _local_user_key(database_url: str, saved_key: str | None) -> tuple[str
     conn = await asyncpg.connect(database_url)
     try:
         if saved_key is not None and await users.find_user_by_api_key(conn, api_key=saved_key):
-            return saved_key, False
-        existing = await users.find_user_by_name(conn, name=LOCAL_USER)
-        if existing:
-            key = await users.rotate_api_key(conn, user_id=existing.id)
+            key, is_new = saved_key, False
+        elif existing := await users.find_user_by_name(conn, name=LOCAL_USER):
+            key, is_new = await users.rotate_api_key(conn, user_id=existing.id), True
         else:
-            _, key = await users.create_user(conn, name=LOCAL_USER)
+            (_, key), is_new = await users.create_user(conn, name=LOCAL_USER), True
+        await users.set_admin(conn, name=LOCAL_USER)
     finally:
         await conn.close()
-    return key, True
+    return key, is_new

@@ -8,7 +8,7 @@ import time
 from functools import lru_cache
 from typing import Any
 
-from shared.config import model_settings
+from shared.config import ModelSettings, model_settings
 from shared.providers.base import (
     AnswerChecker,
     Answerer,
@@ -83,9 +83,14 @@ def _tokens_in(values: list[Any]) -> int:
 
 @lru_cache
 def chat_model() -> ChatModel:
+    return build_chat_model(model_settings())
+
+
+def build_chat_model(settings: ModelSettings) -> ChatModel:
+    """A chat model for these settings (chat_model() is the one in use)."""
     from shared.providers.remote.chat import OpenAICompatibleChat
 
-    return OpenAICompatibleChat(model_settings())
+    return OpenAICompatibleChat(settings)
 
 
 def _local(name: str, **kwargs: Any) -> Any:
@@ -140,7 +145,11 @@ def memory_extractor() -> MemoryExtractor:
 
 @lru_cache
 def embedder() -> Embedder:
-    settings = model_settings()
+    return build_embedder(model_settings())
+
+
+def build_embedder(settings: ModelSettings) -> Embedder:
+    """An embedder for these settings (embedder() is the one in use)."""
     match settings.embedder_kind:
         case "voyage":
             from shared.providers.remote.embeddings import VoyageEmbedder
@@ -176,3 +185,33 @@ def answer_checker() -> AnswerChecker:
     from shared.providers.local.answer_check import LocalAnswerChecker
 
     return RecordedLocal(LocalAnswerChecker())
+
+
+def embedding_space_of(settings: ModelSettings) -> tuple[str, int]:
+    """The model and dimension these settings embed with, without loading any weights."""
+    if settings.embedder_kind == "minilm":  # its constructor loads the weights
+        from shared.providers.local.minilm import MINILM_DIMENSION, MINILM_MODEL
+
+        return MINILM_MODEL, MINILM_DIMENSION
+    built = build_embedder(settings)  # the hashed one, or a remote client: no call is made
+    return built.model, built.dimension
+
+
+_IN_USE = (
+    chat_model,
+    classifier,
+    chunker,
+    compressor,
+    verifier,
+    summariser,
+    memory_extractor,
+    embedder,
+    answerer,
+    answer_checker,
+)
+
+
+def forget_providers() -> None:
+    """Build every role again from the settings in use at its next call (they changed)."""
+    for cached in _IN_USE:
+        cached.cache_clear()

@@ -164,6 +164,7 @@ REALISTIC_ANSWERS: dict[str, Callable[[dict[str, str]], Mapping[str, Any] | str]
     "summarise_section": lambda v: {"summary": section_summary(v["text"], v["title"])},
     "summarise_file": _file_summary,
     "memory_facts": _memory_facts,
+    "connection_test": lambda v: {"reply": "OK"},
     "chat_1a": _chat_answer,
     "chat_1b": _chat_check,
 }

@@ -123,3 +123,16 @@ def test_the_image_runs_the_gateway_from_source_as_a_non_root_user() -> None:
     assert "pip install --no-deps -e ." in dockerfile  # migrations are found beside the code
     assert "\nUSER " in dockerfile and "\nUSER root" not in dockerfile
     assert 'CMD ["artisan", "run", "gateway"]' in dockerfile
+
+
+def test_every_artisan_service_can_read_the_keys_saved_in_settings(
+    services: dict[str, dict[str, Any]],
+) -> None:
+    """One secrets key, which compose requires, for every process that may read a saved key."""
+    keys = {
+        name: environment(service).get("ARTISAN_SECRETS_KEY")
+        for name, service in services.items()
+        if "ARTISAN_DATABASE_URL" in environment(service)
+    }
+    assert len(set(keys.values())) == 1, keys
+    assert next(iter(keys.values())).startswith("${ARTISAN_SECRETS_KEY:?")

@@ -119,6 +119,10 @@ export const api = {
   instructions: (persona) => getJson(`/v1/instructions?persona=${encodeURIComponent(persona)}`),
   memory: () => getJson("/v1/memory"),
   deleteFact: (id) => send(`/v1/memory/${id}`, { method: "DELETE" }),
+  modelStatus: () => getJson("/v1/settings/models/status"),
+  modelSettings: () => getJson("/v1/settings/models"),
+  saveModelSettings: (settings) => getJson("/v1/settings/models", { method: "PUT", json: settings }),
+  testModelSettings: (settings) => getJson("/v1/settings/models/test", { method: "POST", json: settings }),
 
   /**
    * Upload one file, reporting the fraction of bytes sent. A folder dropped at once can meet

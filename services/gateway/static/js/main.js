@@ -6,6 +6,7 @@ import { chooseSource, chosenSources, dropSource, isSource, renderSources, setMe
 import { onFileEvents, setupFileMenu, startFiles, stopFiles } from "./files.js";
 import { refreshMemory, setupMemoryPanel } from "./memory.js";
 import { setupPersonas } from "./personas.js";
+import { refreshModelStatus, setupSettings } from "./settings.js";
 import { reportError } from "./ui.js";
 
 const keyScreen = document.getElementById("key-screen");
@@ -15,6 +16,7 @@ async function start() {
   setupComposer(sendMessage, stopAnswer);
   setupFileMenu();
   setupMemoryPanel();
+  setupSettings();
   setupHistoryPaging();
   onFileEvents({ isSource, choose: chooseSource, remove: dropSource, changed: renderSources, sources: chosenSources });
   onUnauthorized((error) => askForKey(error.message));
@@ -62,6 +64,7 @@ async function connect(key) {
   });
   document.getElementById("message").focus();
   api.chatLimits().then((limits) => setMessageLimit(limits.max_message_chars), (error) => reportError(error, "Reading the message limit"));
+  refreshModelStatus();
   startFiles();
   try {
     await loadHistory();

@@ -1,0 +1,132 @@
+"""Request and response bodies of /v1/settings/models: what answers, and what the admin may set.
+No response carries a key: only whether one is set."""
+
+from typing import Annotated, Literal
+from urllib.parse import urlsplit
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr
+
+from services.gateway.errors import storable
+from shared.config import EmbedProvider
+
+MAX_URL_CHARS = 2000
+MAX_MODEL_CHARS = 200
+MAX_KEY_CHARS = 1000
+
+
+def endpoint_url(value: str) -> str:
+    """An http(s) address with a host, or "" (none); a key inside it is refused."""
+    value = storable(value.strip())
+    if not value:
+        return ""
+    parts = urlsplit(value)
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or any(c.isspace() for c in value)
+    ):
+        raise ValueError("must be an http:// or https:// address, e.g. https://api.openai.com/v1")
+    if parts.username or parts.password:
+        raise ValueError("must not hold a user or password: put the key in the API key field")
+    return value.rstrip("/")
+
+
+EndpointUrl = Annotated[str, Field(max_length=MAX_URL_CHARS), AfterValidator(endpoint_url)]
+ModelName = Annotated[str, Field(max_length=MAX_MODEL_CHARS), AfterValidator(storable)]
+WriteOnlyKey = Annotated[
+    SecretStr | None,
+    Field(
+        max_length=MAX_KEY_CHARS,
+        description="write-only, never returned: omit (null) to keep the saved key — kept only for"
+        ' the same address — or send "" to remove it',
+    ),
+]
+
+
+class ModelSettingsUpdate(BaseModel):
+    """The models to use: a chat endpoint (none = offline) and an embeddings provider."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    llm_base_url: EndpointUrl = Field(
+        "", description='OpenAI-compatible endpoint, e.g. https://api.openai.com/v1; "" = offline'
+    )
+    llm_model: ModelName = Field("", description="the model's name at that endpoint")
+    llm_api_key: WriteOnlyKey = None
+    embed_provider: EmbedProvider = Field(
+        "local", description="local (hashed words), minilm (offline), voyage or openai"
+    )
+    embed_base_url: EndpointUrl = Field("", description='voyage/openai only; "" = theirs')
+    embed_model: ModelName = Field("", description='voyage/openai only; "" = the default')
+    embed_api_key: WriteOnlyKey = None
+    reembed: bool = Field(
+        False,
+        description="confirms re-embedding everything stored when the embedding model changes"
+        " (a 409 says when that is needed)",
+    )
+
+
+class ChatModelStatus(BaseModel):
+    provider: Literal["local", "openai-compatible"]
+    model: str = Field(description="the model that writes answers (artisan-local-1 offline)")
+    host: str | None = Field(None, description="where it runs; null offline")
+
+
+class EmbedderStatus(BaseModel):
+    provider: EmbedProvider
+    model: str
+    dimension: int
+    host: str | None = Field(None, description="where it runs; null offline")
+    description: str = Field(description="what it is, in a user's words")
+
+
+class ModelStatus(BaseModel):
+    """Which models answer, said plainly; every user may read it."""
+
+    offline: bool = Field(description="no language model is connected: answers quote your files")
+    headline: str = Field(description='e.g. "Offline — answers quote your files"')
+    explanation: str = Field(description="what this mode does")
+    next_step: str | None = Field(None, description="offline: how to get written answers")
+    chat: ChatModelStatus
+    embeddings: EmbedderStatus
+    source: Literal["settings", "environment"] = Field(
+        description="saved in Settings, or the ARTISAN_* environment variables"
+    )
+    can_configure: bool = Field(description="this user is an admin: Settings are theirs")
+    problems: list[str] = Field(default_factory=list, description="what needs the admin")
+
+
+class EmbeddingSpace(BaseModel):
+    model: str
+    dimension: int
+    has_vectors: bool = Field(description="changing the model re-embeds them")
+
+
+class ModelSettingsView(BaseModel):
+    """The settings as the admin's form shows them; keys only as `*_key_set`."""
+
+    llm_base_url: str
+    llm_model: str
+    llm_key_set: bool
+    embed_provider: EmbedProvider
+    embed_base_url: str
+    embed_model: str
+    embed_key_set: bool
+    source: Literal["settings", "environment"]
+    version: int = Field(description="rises with every save; 0: nothing saved yet")
+    can_store_keys: bool = Field(description="ARTISAN_SECRETS_KEY is set: keys can be saved")
+    minilm_installed: bool = Field(description="the offline MiniLM embedder can be chosen")
+    embedding_space: EmbeddingSpace | None = None
+    reembedding: int = Field(0, description="files this save sent to be re-embedded")
+
+
+class CheckResult(BaseModel):
+    ok: bool
+    message: str = Field(description="what happened, and what to do if it failed")
+    latency_ms: int | None = None
+
+
+class ConnectionReport(BaseModel):
+    ok: bool = Field(description="both checks passed")
+    chat: CheckResult
+    embeddings: CheckResult
