@@ -21,6 +21,7 @@ from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
 from services.chat.sources import final_citations, load_passages
+from services.chat.tools.turn import references_only, tools_for_turn
 from shared.config import chat_settings
 from shared.context_client import request_context
 from shared.contracts import (
@@ -217,8 +218,10 @@ async def _grounded(
         attachments=request.attachments,
     )
     bundle = await request_context(broker, context_request, timeout=CONTEXT_TIMEOUT_SECONDS)
+    tools = await tools_for_turn(pool, request, turn_id_for(request))
+    bundle = references_only(bundle, tools, message)  # a tool reads attached files itself
     passages = await load_passages(pool, request.user_id, bundle)
-    answer_input = AnswerInput(persona, message, bundle, passages)
+    answer_input = AnswerInput(persona, message, bundle, passages, tools)
     stream = registry.answerer().stream_answer(answer_input)
     markers = StreamedMarkers(reference.ref for reference in bundle.references)
     draft = await _send_tokens(broker, subject, stream, markers)

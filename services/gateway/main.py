@@ -21,6 +21,7 @@ from services.gateway.progress_hub import ProgressHub, connect_hub
 from services.gateway.routes import (
     chat,
     context,
+    documents,
     events,
     files,
     formats,
@@ -110,6 +111,7 @@ def create_app(
         journal,
         memory,
         context,
+        documents,
         model_settings,
     ):
         app.include_router(module.router, responses=RATE_LIMITED)

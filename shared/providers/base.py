@@ -7,7 +7,8 @@ call 1A (Answerer, streamed) and call 1B (AnswerChecker).
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
+from uuid import UUID
 
 from pydantic import BaseModel
 
@@ -102,18 +103,36 @@ class ChatModel(Protocol):
 # --- chat answers (call 1A streams, call 1B checks) ----------------------------------------------
 
 
+class ToolBox(Protocol):
+    """Tools the answering model may call in one turn (seeds 001, 004); the chat service's.
+
+    `specs` are OpenAI `tools` entries; `attachments` the (file id, name) of each attached file,
+    which a tool reads itself, so the prompt carries only `[Attached: name]` references.
+    """
+
+    specs: list[dict[str, Any]]
+    attachments: list[tuple[UUID, str]]
+
+    async def call(self, name: str, arguments: str) -> str:
+        """What the model reads back: the result, or what was wrong with the call (never raises
+        for a bad call: the model may correct it)."""
+        ...
+
+
 @dataclass(frozen=True)
 class AnswerInput:
     """What an answer is written from: the persona, the question, the context and the sources.
 
     `passages` maps each citable ref to the text its sentences may be quoted from: the stored
-    chunk text of a file reference, the cut of a journal reference.
+    chunk text of a file reference, the cut of a journal reference. `tools`, when set, may be
+    called while the answer is written.
     """
 
     persona: "Persona"
     question: str
     bundle: "ContextBundle"
     passages: dict[int, str] = field(default_factory=dict)
+    tools: ToolBox | None = None
 
 
 class AnswerStream(Protocol):

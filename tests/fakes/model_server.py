@@ -24,10 +24,18 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from shared.text.tokens import count_tokens
-from tests.fakes.wire_format import embeddings_body, error_body, json_bytes
+from tests.fakes.wire_format import (
+    embeddings_body,
+    error_body,
+    json_bytes,
+    tool_call_deltas,
+    tool_call_entries,
+)
 
 Responder = Callable[[dict[str, Any]], str]
 """Given a chat-completions request body, the assistant message's content."""
+ToolCaller = Callable[[dict[str, Any]], list[dict[str, Any]] | None]
+"""Given a request that offers `tools`, the calls to make ({"name", "arguments"}), or None."""
 
 _MODELS = {"object": "list", "data": [{"id": "fake", "object": "model", "owned_by": "tests"}]}
 
@@ -61,6 +69,7 @@ class FakeModelServer:
 
     def __init__(self, responder: Responder | None = None, *, latency: float = 0.0) -> None:
         self.responder: Responder = responder or empty_object_responder
+        self.tool_caller: ToolCaller | None = None  # set: requests offering tools may get calls
         self.latency = latency  # seconds every request sleeps before answering
         self.requests: list[RecordedRequest] = []
         self.in_flight = 0
@@ -171,10 +180,20 @@ class FakeModelServer:
         return 404, {}, json_bytes(error_body(404, f"no such path: {path}"))
 
     def _chat(self, payload: dict[str, Any], content: str | None) -> dict[str, Any]:
+        calls = self.tool_caller(payload) if self.tool_caller and payload.get("tools") else None
+        if calls:
+            message = {"role": "assistant", "content": None}
+            message["tool_calls"] = tool_call_entries(calls, next(self._ids))
+            return self._completion(payload, message, "tool_calls", json.dumps(calls))
         answer = self.responder(payload) if content is None else content
+        message = {"role": "assistant", "content": answer}
+        return self._completion(payload, message, "stop", answer)
+
+    def _completion(
+        self, payload: dict[str, Any], message: dict[str, Any], finish: str, answer: str
+    ) -> dict[str, Any]:
         prompt_tokens = sum(
-            count_tokens(str(message.get("content") or ""))
-            for message in payload.get("messages", [])
+            count_tokens(str(sent.get("content") or "")) for sent in payload.get("messages", [])
         )
         completion_tokens = count_tokens(answer)
         return {
@@ -183,12 +202,7 @@ class FakeModelServer:
             "created": int(time.time()),
             "model": payload.get("model", "fake"),
             "choices": [
-                {
-                    "index": 0,
-                    "message": {"role": "assistant", "content": answer},
-                    "finish_reason": "stop",
-                    "logprobs": None,
-                }
+                {"index": 0, "message": message, "finish_reason": finish, "logprobs": None}
             ],
             "usage": {
                 "prompt_tokens": prompt_tokens,
@@ -202,14 +216,18 @@ class FakeModelServer:
         answer = self._chat(payload, fault.content)
         base = {key: answer[key] for key in ("id", "created", "model")}
         base["object"] = "chat.completion.chunk"
-        content = answer["choices"][0]["message"]["content"]
+        choice = answer["choices"][0]
+        content = choice["message"]["content"] or ""
         pieces = re.findall(r"\s*\S+\s*", content) or [content]
+        deltas = [{"content": piece} for piece in pieces]
+        if calls := choice["message"].get("tool_calls"):
+            deltas = [{"tool_calls": [delta]} for delta in tool_call_deltas(calls)]
         chunks = [
             {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
-            for delta in [{"role": "assistant", "content": ""}]
-            + [{"content": piece} for piece in pieces]
+            for delta in [{"role": "assistant", "content": ""}, *deltas]
         ]
-        chunks.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+        end = {"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}
+        chunks.append({**base, "choices": [end]})
         if (payload.get("stream_options") or {}).get("include_usage"):
             chunks.append({**base, "choices": [], "usage": answer["usage"]})
         lines = [f"data: {json.dumps(chunk)}\n\n" for chunk in chunks] + ["data: [DONE]\n\n"]

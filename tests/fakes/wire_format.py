@@ -62,3 +62,29 @@ def error_body(status: int, message: str | None = None) -> dict[str, Any]:
 
 def json_bytes(data: dict[str, Any]) -> bytes:
     return json.dumps(data).encode()
+
+
+def tool_call_entries(calls: list[dict[str, Any]], first_id: int) -> list[dict[str, Any]]:
+    """`tool_calls` of an assistant message: each {"name", "arguments"} given, with an id."""
+    return [
+        {
+            "id": f"call_fake_{first_id + index}",
+            "type": "function",
+            "function": {"name": call["name"], "arguments": json.dumps(call["arguments"])},
+        }
+        for index, call in enumerate(calls)
+    ]
+
+
+def tool_call_deltas(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """How a stream carries the calls: per call, one delta with its id and name, then its
+    arguments in two pieces (clients must join the pieces by `index`)."""
+    deltas = []
+    for index, entry in enumerate(entries):
+        arguments = entry["function"]["arguments"]
+        half = len(arguments) // 2
+        head = {"name": entry["function"]["name"], "arguments": ""}
+        deltas.append({"index": index, "id": entry["id"], "type": "function", "function": head})
+        for piece in (arguments[:half], arguments[half:]):
+            deltas.append({"index": index, "function": {"arguments": piece}})
+    return deltas

@@ -13,7 +13,7 @@ MAX_FUNCTION_LINES = 60
 # decorators that register a function with a framework: it is called, just not by our code
 REGISTERING_DECORATORS = (
     "@router.*,@app.*,@consumes,@*.subscriber,@*.on_startup,@*.after_shutdown,@property,"
-    "@pytest.fixture,@*.exception_handler,@*.middleware"
+    "@pytest.fixture,@*.exception_handler,@*.middleware,@model_validator"
 )
 
 

@@ -4,15 +4,15 @@
 a refusal is recognised, and a sentence citing a ref the bundle does not have is removed.
 """
 
-from collections.abc import AsyncIterator
-from typing import Protocol
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
 from shared.contracts import ContextBundle, Usage
 from shared.domain import REFUSAL
 from shared.prompts import load_prompt
-from shared.providers.base import AnswerInput, ChatModel, CheckedAnswer
+from shared.providers.base import AnswerInput, ChatModel, CheckedAnswer, ToolBox
 from shared.text.answer_types import could_answer
 from shared.text.citations import cited_refs, drop_claims
 
@@ -29,7 +29,15 @@ class TextStream(Protocol):
 
 
 class StreamingChatModel(ChatModel, Protocol):
-    def stream_text(self, *, role: str, system: str, user: str) -> TextStream: ...
+    def stream_text(
+        self,
+        *,
+        role: str,
+        system: str,
+        user: str,
+        tools: list[dict[str, Any]] | None = None,
+        run_tool: Callable[[str, str], Awaitable[str]] | None = None,
+    ) -> TextStream: ...
 
 
 class CheckVerdict(BaseModel):
@@ -60,6 +68,16 @@ def render_context(bundle: ContextBundle) -> str:
     return "\n\n".join(parts) or "(nothing: no file, turn or journal entry matches)"
 
 
+def with_tools(system: str, tools: ToolBox) -> str:
+    """Call 1A's system message and what the tools are for, with the attached files' ids (the
+    `[Attached: name]` references of the context carry no id to call a tool with)."""
+    attached = "\n".join(
+        f"- [Attached: {name}] file_id: {file_id}" for file_id, name in tools.attachments
+    )
+    guide, files = load_prompt("chat_tools").render(attachments=attached or "(none)")
+    return f"{system}\n\n{guide}\n\n{files}"
+
+
 def render_sources(passages: dict[int, str], refs: list[int]) -> str:
     return "\n\n".join(
         f'<source ref="{ref}">\n{passages[ref].strip()}\n</source>'
@@ -85,7 +103,14 @@ class LLMAnswerStream:
             context=render_context(bundle),
             question=self._request.question,
         )
-        stream = self._chat.stream_text(role=ANSWER_ROLE, system=system, user=user)
+        tools = self._request.tools
+        if tools is None:
+            stream = self._chat.stream_text(role=ANSWER_ROLE, system=system, user=user)
+        else:
+            system = with_tools(system, tools)
+            stream = self._chat.stream_text(
+                role=ANSWER_ROLE, system=system, user=user, tools=tools.specs, run_tool=tools.call
+            )
         text = []
         async for piece in stream:
             text.append(piece)

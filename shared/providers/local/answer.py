@@ -21,6 +21,7 @@ from shared.providers.local.acknowledge import acknowledgement
 from shared.providers.local.fact_answers import memory_answer
 from shared.providers.local.quotes import Candidate, best_sentences, sentences_of
 from shared.providers.local.style import answer_style
+from shared.providers.local.tool_choice import tool_answer
 from shared.text.advice import asks_for_advice
 from shared.text.tokens import count_tokens
 from shared.text.words import word_pieces, words
@@ -143,7 +144,8 @@ class LocalAnswerStream:
         started = time.monotonic()
         request = self._request
         answer = (
-            acknowledgement(request.persona, request.question)
+            await tool_answer(request.question, request.tools)  # "summarise this meeting"
+            or acknowledgement(request.persona, request.question)
             or memory_answer(request)  # "what is my name?": the memory fact, before any file
             or extractive_answer(request)
             or memory_answer(request, any_topic=True)

@@ -20,6 +20,7 @@ from shared.providers.remote.answers import (
 from shared.providers.remote.errors import Endpoint, from_openai_error
 from shared.providers.remote.limits import call_slots
 from shared.providers.remote.streaming import TextStream
+from shared.providers.remote.tool_calls import RunTool
 from shared.text.tokens import count_tokens
 from shared.usage import record_call
 
@@ -93,9 +94,17 @@ class OpenAICompatibleChat:
             ) from error
 
     def stream_text(
-        self, *, role: str, system: str, user: str, temperature: float = 0.2
+        self,
+        *,
+        role: str,
+        system: str,
+        user: str,
+        temperature: float = 0.2,
+        tools: list[dict[str, Any]] | None = None,
+        run_tool: RunTool | None = None,
     ) -> TextStream:
-        """A streamed plain-text answer (chat call 1A); its usage is recorded when it ends."""
+        """A streamed plain-text answer (chat call 1A); its usage is recorded when it ends.
+        With `tools`, the model's calls are run by `run_tool` in bounded rounds."""
         return TextStream(
             self._client,
             self._endpoint,
@@ -104,6 +113,8 @@ class OpenAICompatibleChat:
             messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
             concurrency=self._concurrency,
             temperature=temperature,
+            tools=tools,
+            run_tool=run_tool,
         )
 
     async def aclose(self) -> None:

@@ -2,7 +2,9 @@
 
 The usage chunk is asked for with `stream_options` (OpenAI, vLLM, Fireworks); an endpoint that
 rejects the option is asked again without it, and its usage is then estimated offline.
-Reasoning models' `<think>…</think>` blocks are dropped as they stream.
+Reasoning models' `<think>…</think>` blocks are dropped as they stream. With tools, a
+completion that asks for tool calls is answered with their results and asked again, at most
+MAX_TOOL_ROUNDS times; the last request offers no tools, so the model answers in words.
 """
 
 import time
@@ -13,6 +15,7 @@ import openai
 
 from shared.providers.remote.errors import Endpoint, from_openai_error
 from shared.providers.remote.limits import call_slots
+from shared.providers.remote.tool_calls import MAX_TOOL_ROUNDS, RunTool, ToolCallCollector
 from shared.text.tokens import count_tokens
 from shared.usage import record_call
 
@@ -71,10 +74,14 @@ class TextStream:
         messages: list[Message],
         concurrency: int,
         temperature: float,
+        tools: list[dict[str, Any]] | None = None,
+        run_tool: RunTool | None = None,
     ) -> None:
         self._client, self._endpoint = client, endpoint
-        self._provider, self._role, self._messages = provider, role, messages
+        self._provider, self._role, self._messages = provider, role, list(messages)
         self._concurrency, self._temperature = concurrency, temperature
+        self._tools, self._run_tool = tools, run_tool
+        self._usage_option = True  # ask for the usage chunk until the endpoint refuses it
         self.prompt_tokens = 0
         self.completion_tokens = 0
         self.reported_usage = False  # the endpoint sent its own counts
@@ -95,34 +102,52 @@ class TextStream:
             await self._record(started, "".join(text), "ok")
 
     async def _pieces(self) -> AsyncIterator[str]:
-        try:
-            stream = await self._create(include_usage=True)
-        except openai.BadRequestError as exc:
-            if "stream_options" not in str(exc):
-                raise
-            stream = await self._create(include_usage=False)
-        async for chunk in stream:
-            if chunk.usage is not None:
-                self.prompt_tokens = chunk.usage.prompt_tokens
-                self.completion_tokens = chunk.usage.completion_tokens
-                self.reported_usage = True
-            for choice in chunk.choices:
-                if choice.delta and choice.delta.content:
-                    yield choice.delta.content
+        """The text of each round; a round that asks for tool calls gets their results."""
+        for round_number in range(MAX_TOOL_ROUNDS + 1):
+            offer = bool(self._tools and self._run_tool) and round_number < MAX_TOOL_ROUNDS
+            calls = ToolCallCollector()
+            async for chunk in await self._open(offer):
+                if chunk.usage is not None:  # each round's own counts: the turn pays for all
+                    self.prompt_tokens += chunk.usage.prompt_tokens
+                    self.completion_tokens += chunk.usage.completion_tokens
+                    self.reported_usage = True
+                for choice in chunk.choices:
+                    if choice.delta and choice.delta.content:
+                        yield choice.delta.content
+                    if choice.delta and choice.delta.tool_calls:
+                        calls.feed(choice.delta.tool_calls)
+            if not calls or self._run_tool is None:
+                return
+            self._messages.append(calls.assistant_message())
+            self._messages += await calls.results(self._run_tool)
 
-    async def _create(self, *, include_usage: bool) -> Any:
-        options = {"stream_options": {"include_usage": True}} if include_usage else {}
+    async def _open(self, offer_tools: bool) -> Any:
+        if self._usage_option:
+            try:
+                return await self._create(include_usage=True, offer_tools=offer_tools)
+            except openai.BadRequestError as exc:
+                if "stream_options" not in str(exc):
+                    raise
+                self._usage_option = False
+        return await self._create(include_usage=False, offer_tools=offer_tools)
+
+    async def _create(self, *, include_usage: bool, offer_tools: bool) -> Any:
+        options: dict[str, Any] = {}
+        if include_usage:
+            options["stream_options"] = {"include_usage": True}
+        if offer_tools:
+            options["tools"] = self._tools
         return await self._client.chat.completions.create(
             model=self._endpoint.model,
             messages=self._messages,  # type: ignore[arg-type]
             temperature=self._temperature,
             stream=True,
-            **options,  # type: ignore[arg-type]
+            **options,
         )
 
     async def _record(self, started: float, text: str, outcome: str) -> None:
         if not self.reported_usage:
-            self.prompt_tokens = sum(count_tokens(str(m["content"])) for m in self._messages)
+            self.prompt_tokens = sum(count_tokens(str(m["content"] or "")) for m in self._messages)
             self.completion_tokens = count_tokens(text)
         await record_call(
             role=self._role,

@@ -1,0 +1,67 @@
+"""The extractive meeting summary: decisions, action items with owners and dates, open
+questions, each quoting the line it came from; small talk stays out."""
+
+import uuid
+
+from services.chat.tools.documents import document_items, render_markdown
+from services.chat.tools.meeting import Passage, meeting_date, summarise_meeting
+from tests.fixtures.meeting_transcript import EXPECTED_ITEMS, STANDUP_TRANSCRIPT
+
+
+def _passages(text: str, pieces: int = 2) -> list[Passage]:
+    """The transcript cut at a line boundary into chunks, as the chunker stores them."""
+    lines = text.splitlines(keepends=True)
+    cut = len(lines) // pieces
+    first, second = "".join(lines[:cut]), "".join(lines[cut:])
+    return [
+        Passage(uuid.uuid4(), first, 1, 0),
+        Passage(uuid.uuid4(), second, cut + 1, len(first)),
+    ]
+
+
+def test_every_expected_item_is_found_in_its_section_with_owner_and_date() -> None:
+    summary = summarise_meeting(_passages(STANDUP_TRANSCRIPT))
+    found = [(i.section, i.text, i.owner, i.due) for i in summary.items]
+    assert len(found) == len(EXPECTED_ITEMS), found
+    for (section, words, owner, due), (got_section, text, got_owner, got_due) in zip(
+        EXPECTED_ITEMS, found, strict=True
+    ):
+        assert (section, owner, due) == (got_section, got_owner, got_due), text
+        assert words in text
+
+
+def test_each_item_quotes_its_passage_exactly_with_the_right_line() -> None:
+    passages = _passages(STANDUP_TRANSCRIPT)
+    by_id = {p.chunk_id: p for p in passages}
+    lines = STANDUP_TRANSCRIPT.splitlines()
+    for item in summarise_meeting(passages).items:
+        passage = by_id[item.chunk_id]
+        assert item.quote in passage.text
+        assert STANDUP_TRANSCRIPT[item.char_start : item.char_end] == item.quote
+        assert lines[item.line - 1] == item.quote
+
+
+def test_small_talk_is_left_out() -> None:
+    texts = " ".join(i.quote for i in summarise_meeting(_passages(STANDUP_TRANSCRIPT)).items)
+    assert "coffee" not in texts and "see you next week" not in texts
+    assert "Sure, I can do that" not in texts
+
+
+def test_items_are_numbered_one_to_n_and_the_markdown_cites_each() -> None:
+    file_id = uuid.uuid4()
+    passages = _passages(STANDUP_TRANSCRIPT)
+    items = document_items(summarise_meeting(passages), file_id=file_id, filename="sync.txt")
+    assert [i["citation"]["ref"] for i in items] == list(range(1, len(items) + 1))
+    assert all(i["citation"]["chunk_id"] and i["citation"]["snippet"] for i in items)
+    body = render_markdown("Sync", "sync.txt", meeting_date(passages), items)
+    assert body.startswith("# Sync\n") and "meeting of 2026-03-02" in body
+    for heading in ("## Decisions", "## Action items", "## Open questions", "## Sources"):
+        assert heading in body
+    for ref in range(1, len(items) + 1):
+        assert f"[Ref: {ref}]" in body and f"\n{ref}. sync.txt, line " in body
+    assert "(owner: Chloe; due: 2026-03-15)" in body
+
+
+def test_a_text_with_nothing_to_summarise_gives_no_items() -> None:
+    passage = Passage(uuid.uuid4(), "The offices were painted blue. Lunch was good.", 1)
+    assert summarise_meeting([passage]).items == []
