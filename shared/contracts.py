@@ -180,6 +180,7 @@ class ContextRequest(BaseModel):
     query: str
     attachments: list[UUID] = Field(default_factory=list, description="restrict files to these")
     exclude_turn_id: UUID | None = Field(None, description="the turn being answered, if saved")
+    conversation_id: UUID | None = Field(None, description="asked in: P1 comes from it alone")
 
 
 class ContextItem(BaseModel):
@@ -257,6 +258,7 @@ class ChatRequest(BaseModel):
     persona: str
     message: str
     attachments: list[UUID] = Field(default_factory=list)
+    conversation_id: UUID | None = Field(None, description="None: the persona's latest, or new")
 
 
 class ChatAccepted(BaseModel):
@@ -273,6 +275,7 @@ class Usage(BaseModel):
 
 class ChatDone(BaseModel):
     turn_id: UUID
+    conversation_id: UUID = Field(description="the conversation the turn was stored in")
     persona: str
     answer: str = Field(description="the final (checked) answer; it may differ from the tokens")
     citations: list[Citation]

@@ -102,7 +102,8 @@ async def answer_turn(
         with working_on(WorkContext(user_id=request.user_id, turn_id=turn_id)):
             answered = await until_stopped(_answer(broker, pool, request, subject), stop)
             if answered is not None:
-                await insert_turn(pool, _new_turn(request, turn_id, answered))
+                stored = await insert_turn(pool, _new_turn(request, turn_id, answered))
+                answered.conversation_id = stored["conversation_id"]
     except Exception as exc:
         logger.exception("chat request %s failed", request.request_id)
         message = str(exc) if isinstance(exc, ChatFailed) else _describe(exc)
@@ -141,6 +142,7 @@ class Answered:
     outcome: Outcome
     citations: list[Citation]
     sections: list[dict[str, object]]
+    conversation_id: uuid.UUID | None = None  # where the turn was stored, once it is
 
 
 async def _answer(
@@ -182,6 +184,7 @@ def _new_turn(request: ChatRequest, turn_id: uuid.UUID, answered: Answered) -> N
         prompt_tokens=outcome.usage.prompt_tokens,
         completion_tokens=outcome.usage.completion_tokens,
         attachments=request.attachments,
+        conversation_id=request.conversation_id,
         citations=[c.model_dump(mode="json") for c in answered.citations],
         context_sections=answered.sections,
         trace_context=current_trace_context(),
@@ -192,6 +195,7 @@ def _done(turn_id: uuid.UUID, answered: Answered) -> ChatDone:
     outcome = answered.outcome
     return ChatDone(
         turn_id=turn_id,
+        conversation_id=answered.conversation_id,
         persona=answered.persona.name,
         answer=outcome.answer,
         citations=answered.citations,

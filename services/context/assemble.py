@@ -1,12 +1,13 @@
 """The context of a chat turn (seed 002), assembled from the database under the token cap.
 
-P1 the last `recent_turns` turns in full (a turn too long for the budget is cut with an
-ellipsis) · P2 starred turns · P3 instructions scoped global or to the persona, then the user's
-memory facts · P4 the last `journal_recent` journal entries as Artisan Cuts · P5, only when the
-journal holds more than `journal_recent` entries, the `journal_recalled` turns that best
-match the question by what they say and mean, weighted by salience (recall.py), excluding
-everything P1-P4 hold and every instruction · then file context (seed 003). A persona never
-sees a turn that is another persona's instruction, in any section. Budget rules: budget.py.
+P1 the last `recent_turns` turns of the conversation asked in, in full (a turn too long for
+the budget is cut with an ellipsis) · P2 starred turns · P3 instructions scoped global or to the
+persona, then the user's memory facts · P4 the last `journal_recent` journal entries as Artisan
+Cuts · P5, only when the journal holds more than `journal_recent` entries, the
+`journal_recalled` turns that best match the question by what they say and mean, weighted by
+salience (recall.py), excluding everything P1-P4 hold and every instruction · then file context
+(seed 003). P2-P5 span every conversation. A persona never sees a turn that is another
+persona's instruction, in any section. Budget rules: budget.py.
 """
 
 import asyncio
@@ -52,6 +53,7 @@ async def read_conversation(
             conn,
             user_id=user,
             persona=persona,
+            conversation_id=request.conversation_id,
             limit=settings.recent_turns,
             exclude=request.exclude_turn_id,
         ),

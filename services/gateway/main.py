@@ -21,6 +21,7 @@ from services.gateway.progress_hub import ProgressHub, connect_hub
 from services.gateway.routes import (
     chat,
     context,
+    conversations,
     documents,
     events,
     files,
@@ -101,19 +102,8 @@ def create_app(
     app.state.gateway_settings = gateway or gateway_settings()
     app.state.fair_use = FairUse(app.state.gateway_settings)
     install_error_handlers(app)
-    for module in (
-        files,
-        events,
-        search,
-        chat,
-        personas,
-        turns,
-        journal,
-        memory,
-        context,
-        documents,
-        model_settings,
-    ):
+    keyed = (files, events, search, chat, personas, conversations, turns, journal, memory, context)
+    for module in (*keyed, documents, model_settings):
         app.include_router(module.router, responses=RATE_LIMITED)
     for module in (health, formats, web):
         app.include_router(module.router)

@@ -3,13 +3,16 @@ and sent through the same pipeline as a live turn."""
 
 import uuid
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
 import asyncpg
 from fastapi import HTTPException
 
+from services.gateway.conversation_lookup import owned_conversation
 from services.gateway.turn_schemas import MAX_IMPORT_TURNS, ImportTurn
+from shared.db import conversations
 from shared.db.turns import NewTurn, insert_turn
 from shared.personas import get_persona, persona_names
 from shared.secrets import redact
@@ -84,10 +87,56 @@ def new_turns(user_id: UUID, turns: Sequence[ImportTurn]) -> list[NewTurn]:
 
 
 async def import_turns(
-    pool: asyncpg.Pool, *, user_id: UUID, turns: Sequence[ImportTurn]
+    pool: asyncpg.Pool,
+    *,
+    user_id: UUID,
+    turns: Sequence[ImportTurn],
+    conversation_id: UUID | None = None,
 ) -> list[asyncpg.Record]:
-    """Store the turns in one transaction; the dispatcher then queues each for the journal."""
+    """Store the turns in one transaction; the dispatcher then queues each for the journal.
+    New turns go into `conversation_id`, or else into one new conversation per persona; a turn
+    imported before stays where it is."""
     check_import(turns)
     prepared = new_turns(user_id, turns)
+    if conversation_id is not None:
+        await check_personas(pool, user_id, conversation_id, prepared)
     async with pool.acquire() as conn, conn.transaction():
-        return [await insert_turn(conn, turn) for turn in prepared]
+        stored = {
+            row["id"]
+            for row in await conn.fetch(
+                "SELECT id FROM superjournal WHERE user_id = $1 AND id = ANY($2::uuid[])",
+                user_id,
+                [turn.id for turn in prepared],
+            )
+        }
+        started: dict[str, UUID] = {}  # persona -> the conversation this import started
+        rows = []
+        for turn in prepared:
+            if turn.id not in stored and conversation_id is not None:
+                turn = replace(turn, conversation_id=conversation_id)
+            elif turn.id not in stored:
+                if turn.persona_name not in started:
+                    row = await conversations.create_conversation(
+                        conn, user_id=user_id, persona=turn.persona_name
+                    )
+                    started[turn.persona_name] = row["id"]
+                turn = replace(turn, conversation_id=started[turn.persona_name])
+            rows.append(await insert_turn(conn, turn))
+        return rows
+
+
+async def check_personas(
+    pool: asyncpg.Pool, user_id: UUID, conversation_id: UUID, turns: Sequence[NewTurn]
+) -> None:
+    """Turns imported into a conversation are with its persona: 404 for a conversation that is
+    not the user's, 409 for a turn with another persona."""
+    conversation = await owned_conversation(pool, user_id, conversation_id)
+    persona = conversation["persona_name"]
+    others = [index for index, turn in enumerate(turns) if turn.persona_name != persona]
+    if others:
+        raise HTTPException(
+            409,
+            f"The conversation is with {persona!r}, but turns"
+            f" {', '.join(map(str, others[:10]))} are with another persona: import them without"
+            " conversation_id (each persona gets a conversation), or into one of theirs.",
+        )

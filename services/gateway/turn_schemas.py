@@ -25,6 +25,7 @@ class TurnRecord(BaseModel):
     """One exchange in full, as the superjournal keeps it."""
 
     id: UUID
+    conversation_id: UUID = Field(description="the conversation it belongs to")
     persona: str
     user_message: str = Field(description="what the user wrote (secrets redacted)")
     ai_response: str
@@ -52,6 +53,7 @@ class TurnRecord(BaseModel):
         answer, citations = numbered_from_one(row["ai_response"], _json(row["citations"]))
         return cls(
             id=row["id"],
+            conversation_id=row["conversation_id"],
             persona=row["persona_name"],
             user_message=row["user_message"],
             ai_response=answer,
@@ -106,6 +108,11 @@ class ImportRequest(BaseModel):
         min_length=1,
         description=f"at most {MAX_IMPORT_TURNS} per request",
         json_schema_extra={"maxItems": MAX_IMPORT_TURNS},
+    )
+    conversation_id: UUID | None = Field(
+        None,
+        description="add the turns to this conversation of yours (they must be with its"
+        " persona); without it, the new turns start one conversation per persona",
     )
 
 

@@ -22,26 +22,51 @@ DEFAULT_PERSONA = "gunnar"
 ANSWER_TIMEOUT = httpx.Timeout(10.0, read=300.0)  # tokens may pause while the model thinks
 
 
-def ask(question: str, persona: str, attachments: Sequence[str], as_json: bool) -> int:
-    return run_command(lambda: _ask(question, persona, attachments, as_json))
+def ask(
+    question: str,
+    persona: str,
+    attachments: Sequence[str],
+    as_json: bool,
+    conversation: str | None = None,
+) -> int:
+    return run_command(lambda: _ask(question, persona, attachments, as_json, conversation))
 
 
-def chat(persona: str) -> int:
-    return run_command(lambda: _chat(persona))
+def chat(persona: str, conversation: str | None = None, new: bool = False) -> int:
+    return run_command(lambda: _chat(persona, conversation, new))
 
 
-def _ask(question: str, persona: str, attachments: Sequence[str], as_json: bool) -> int:
+def _ask(
+    question: str,
+    persona: str,
+    attachments: Sequence[str],
+    as_json: bool,
+    conversation: str | None,
+) -> int:
     with _client() as http:
-        done = answer(http, persona, question, attachments, out=None if as_json else sys.stdout)
+        if conversation:
+            persona = conversation_record(http, conversation)["persona"]
+        out = None if as_json else sys.stdout
+        done = answer(http, persona, question, attachments, out, conversation_id=conversation)
     if as_json:
         print(json.dumps(done, indent=2, ensure_ascii=False))
     return 0
 
 
-def _chat(persona: str) -> int:
+def _chat(persona: str, conversation: str | None, new: bool) -> int:
+    """Talk in the persona's latest conversation (the gateway's choice), a new one, or the one
+    named; every answer after the first goes where the first went."""
     with _client() as http:
+        where = ""
+        if new:
+            started = http.post("/v1/conversations", json={"persona": persona.lower()})
+            conversation = expect_success(started).json()["id"]
+            where = " in a new conversation"
+        elif conversation:
+            record = conversation_record(http, conversation)
+            persona, where = record["persona"], f" in “{record['title']}”"
         name = display_name(http, persona)
-        print(f"Talking to {name}. An empty line or Ctrl-D ends the conversation.")
+        print(f"Talking to {name}{where}. An empty line or Ctrl-D ends the conversation.")
         while True:
             try:
                 question = input("\nyou> ").strip()
@@ -52,7 +77,8 @@ def _chat(persona: str) -> int:
                 return 0
             print(f"\n{name}> ", end="", flush=True)
             try:
-                answer(http, persona, question, (), out=sys.stdout)
+                done = answer(http, persona, question, (), sys.stdout, conversation_id=conversation)
+                conversation = done.get("conversation_id", conversation)
             except CliError as exc:  # one failed answer does not end the conversation
                 print(f"\nerror: {exc}", file=sys.stderr)
 
@@ -60,6 +86,16 @@ def _chat(persona: str) -> int:
 def _client() -> httpx.Client:
     connection = Connection(gateway_url(), api_key())
     return httpx.Client(base_url=connection.url, headers=connection.headers, timeout=30)
+
+
+def conversation_record(http: httpx.Client, conversation_id: str) -> dict[str, Any]:
+    response = http.get(f"/v1/conversations/{conversation_id}")
+    if response.status_code == 404:
+        raise CliError(
+            f"no conversation {conversation_id}: list yours with"
+            " GET /v1/conversations (the web client lists them too)"
+        )
+    return expect_success(response).json()
 
 
 def display_name(http: httpx.Client, persona: str) -> str:
@@ -77,9 +113,13 @@ def answer(
     question: str,
     attachments: Sequence[str],
     out: TextIO | None,
+    conversation_id: str | None = None,
 ) -> dict[str, Any]:
-    """Stream one answer (tokens written to `out` as they come); returns the `done` payload."""
-    body = {"persona": persona, "message": question, "attachments": list(attachments)}
+    """Stream one answer (tokens written to `out` as they come); returns the `done` payload.
+    Without a conversation it goes to the persona's latest (or starts one)."""
+    body: dict[str, Any] = {"persona": persona, "message": question, "attachments": [*attachments]}
+    if conversation_id:
+        body["conversation_id"] = conversation_id
     with http.stream("POST", "/v1/chat", json=body, timeout=ANSWER_TIMEOUT) as response:
         if response.status_code != 200:
             response.read()

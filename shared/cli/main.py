@@ -51,8 +51,18 @@ def build_parser() -> argparse.ArgumentParser:
     rm = commands.add_parser("rm", help="delete a file and everything derived from it")
     rm.add_argument("file_id")
 
+    _add_chat_commands(commands)
+    return parser
+
+
+def _add_chat_commands(commands: argparse._SubParsersAction) -> None:
     chat_parser = commands.add_parser("chat", help="talk to a persona (streamed, with sources)")
     chat_parser.add_argument("--persona", default=chat.DEFAULT_PERSONA, help="default: gunnar")
+    where = chat_parser.add_mutually_exclusive_group()
+    where.add_argument("--new", action="store_true", help="start a new conversation")
+    where.add_argument(
+        "--conversation", metavar="ID", help="go on with this conversation (and its persona)"
+    )
 
     ask = commands.add_parser("ask", help="ask one question and print the cited answer")
     ask.add_argument("question")
@@ -61,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--attach", action="append", default=[], metavar="FILE_ID", help="restrict to a file"
     )
     ask.add_argument("--json", action="store_true", help="print the whole result as JSON")
-    return parser
+    ask.add_argument("--conversation", metavar="ID", help="ask in this conversation")
 
 
 def _add_upload_commands(commands: argparse._SubParsersAction) -> None:
@@ -105,9 +115,9 @@ def main(argv: list[str] | None = None) -> None:
         case "rm":
             code = client.remove(args.file_id)
         case "chat":
-            code = chat.chat(args.persona)
+            code = chat.chat(args.persona, args.conversation, args.new)
         case "ask":
-            code = chat.ask(args.question, args.persona, args.attach, args.json)
+            code = chat.ask(args.question, args.persona, args.attach, args.json, args.conversation)
     sys.exit(code)
 
 

@@ -21,19 +21,30 @@ _VISIBLE = """CASE WHEN j.turn_id IS NULL THEN s.persona_name = $2
 
 
 async def recent_turns(
-    conn: Conn, *, user_id: UUID, persona: str, limit: int, exclude: UUID | None
+    conn: Conn,
+    *,
+    user_id: UUID,
+    persona: str,
+    conversation_id: UUID | None,
+    limit: int,
+    exclude: UUID | None,
 ) -> list[asyncpg.Record]:
-    """P1: the last `limit` turns, oldest first."""
+    """P1: the conversation's last `limit` turns, oldest first (none for a conversation not
+    started yet: starred turns, instructions, facts and the journal span every conversation)."""
+    if conversation_id is None:
+        return []
     rows = await conn.fetch(
         f"""SELECT s.id, s.persona_name, s.user_message, s.ai_response, s.created_at
             FROM superjournal s LEFT JOIN journal j ON j.turn_id = s.id
-            WHERE s.user_id = $1 AND s.id IS DISTINCT FROM $3 AND {_VISIBLE}
+            WHERE s.user_id = $1 AND s.conversation_id = $5 AND s.id IS DISTINCT FROM $3
+              AND {_VISIBLE}
             ORDER BY s.created_at DESC, s.id DESC
             LIMIT $4""",
         user_id,
         persona,
         exclude,
         limit,
+        conversation_id,
     )
     return rows[::-1]
 

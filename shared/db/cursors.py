@@ -43,10 +43,12 @@ class Page:
     next: str | None
 
 
-def page_of(rows: list[Any], limit: int, id_column: str) -> Page:
+def page_of(
+    rows: list[Any], limit: int, id_column: str, *, time_column: str = "created_at"
+) -> Page:
     """Rows fetched with limit + 1: the extra row only says whether another page exists."""
     items = rows[:limit]
     if len(rows) <= limit or not items:
         return Page(items=items, next=None)
     last = items[-1]
-    return Page(items=items, next=Cursor(last["created_at"], last[id_column]).encode())
+    return Page(items=items, next=Cursor(last[time_column], last[id_column]).encode())

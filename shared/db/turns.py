@@ -9,13 +9,14 @@ from uuid import UUID
 
 import asyncpg
 
+from shared.db import conversations
 from shared.db.cursors import Cursor, Page, page_of
 
 Conn = asyncpg.Connection | asyncpg.Pool
 
-TURN_COLUMNS = """id, user_id, persona_name, user_message, ai_response, model, prompt_tokens,
-    completion_tokens, attachments, cited_chunk_ids, citations, context_sections, is_starred,
-    imported, journal_status, journal_error, created_at"""
+TURN_COLUMNS = """id, user_id, conversation_id, persona_name, user_message, ai_response, model,
+    prompt_tokens, completion_tokens, attachments, cited_chunk_ids, citations, context_sections,
+    is_starred, imported, journal_status, journal_error, created_at"""
 
 
 @dataclass(frozen=True)
@@ -32,19 +33,30 @@ class NewTurn:
     context_sections: Sequence[dict] = ()
     imported: bool = False
     created_at: datetime | None = None  # None: now
+    conversation_id: UUID | None = None  # None: the persona's latest conversation, or a new one
     id: UUID = field(default_factory=uuid.uuid4)
     trace_context: dict[str, str] = field(default_factory=dict)  # continued by its journaling
 
 
 async def insert_turn(conn: Conn, turn: NewTurn) -> asyncpg.Record:
-    """Store a turn (idempotent on its id) and return the row; the gateway's dispatcher queues
-    it for the journal once committed (published_at stays NULL until then)."""
+    """Store a turn (idempotent on its id) in its conversation and return the row; the
+    gateway's dispatcher queues it for the journal once committed (published_at stays NULL
+    until then)."""
+    if isinstance(conn, asyncpg.Pool):
+        async with conn.acquire() as acquired, acquired.transaction():
+            return await _insert_turn(acquired, turn)
+    async with conn.transaction():  # a savepoint when the caller's transaction is open
+        return await _insert_turn(conn, turn)
+
+
+async def _insert_turn(conn: asyncpg.Connection, turn: NewTurn) -> asyncpg.Record:
+    conversation_id = turn.conversation_id or await _stored_conversation(conn, turn)
     cited = [UUID(str(c["chunk_id"])) for c in turn.citations if c.get("chunk_id")]
-    return await conn.fetchrow(
-        f"""INSERT INTO superjournal (id, user_id, persona_name, user_message, ai_response, model,
-                prompt_tokens, completion_tokens, attachments, cited_chunk_ids, citations,
-                context_sections, imported, created_at, trace_context)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13,
+    row = await conn.fetchrow(
+        f"""INSERT INTO superjournal (id, user_id, conversation_id, persona_name, user_message,
+                ai_response, model, prompt_tokens, completion_tokens, attachments,
+                cited_chunk_ids, citations, context_sections, imported, created_at, trace_context)
+            VALUES ($1, $2, $16, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12::jsonb, $13,
                     coalesce($14, now()), $15::jsonb)
             ON CONFLICT (id) DO UPDATE SET id = EXCLUDED.id
             RETURNING {TURN_COLUMNS}""",
@@ -63,6 +75,27 @@ async def insert_turn(conn: Conn, turn: NewTurn) -> asyncpg.Record:
         turn.imported,
         turn.created_at,
         json.dumps(turn.trace_context),
+        conversation_id,
+    )
+    await conversations.record_turn(
+        conn,
+        conversation_id=row["conversation_id"],
+        at=row["created_at"],
+        question=row["user_message"],
+    )
+    return row
+
+
+async def _stored_conversation(conn: asyncpg.Connection, turn: NewTurn) -> UUID:
+    """Where a turn sent without a conversation goes: where it already is (a retry stores it
+    once), else the persona's latest conversation, or a new one."""
+    stored = await conn.fetchval(
+        "SELECT conversation_id FROM superjournal WHERE id = $1 AND user_id = $2",
+        turn.id,
+        turn.user_id,
+    )
+    return stored or await conversations.conversation_for_turn(
+        conn, user_id=turn.user_id, persona=turn.persona_name
     )
 
 
@@ -93,19 +126,27 @@ async def turn_exists(conn: Conn, *, user_id: UUID, turn_id: UUID) -> bool:
 
 
 async def list_turns(
-    conn: Conn, *, user_id: UUID, limit: int = 20, before: Cursor | None = None
+    conn: Conn,
+    *,
+    user_id: UUID,
+    limit: int = 20,
+    before: Cursor | None = None,
+    conversation_id: UUID | None = None,
 ) -> Page:
-    """The user's turns, newest first; `before` continues after a previous page."""
+    """The user's turns (of one conversation, if given), newest first; `before` continues
+    after a previous page."""
     rows = await conn.fetch(
         f"""SELECT {TURN_COLUMNS} FROM superjournal
             WHERE user_id = $1
               AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3::uuid))
+              AND ($5::uuid IS NULL OR conversation_id = $5)
             ORDER BY created_at DESC, id DESC
             LIMIT $4""",
         user_id,
         before.created_at if before else None,
         before.id if before else None,
         limit + 1,
+        conversation_id,
     )
     return page_of(list(rows), limit, "id")
 

@@ -26,7 +26,7 @@ from services.context.assemble import build_context
 from shared.bus import create_broker
 from shared.context_client import request_context
 from shared.contracts import ContextRequest
-from shared.db import create_pool, users
+from shared.db import conversations, create_pool, users
 from shared.launcher.stack import Stack
 from tests.benchmarks.journal_search import percentile, questions
 from tests.benchmarks.memory_fixtures import (
@@ -72,12 +72,18 @@ async def run(stack: Stack, turns: int, chunks: int, count: int) -> dict[str, li
     await insert_files(pool, user.id, files)
     await pool.execute("VACUUM ANALYZE")  # the steady state of a live database
     asked = [q for pair in zip(claims, questions(count - len(claims)), strict=False) for q in pair]
-    requests = [
-        ContextRequest(
-            user_id=user.id, persona=random.Random(i).choice(["gunnar", "vlad"]), query=q
+    # each question is asked in its persona's latest conversation, as the chat does
+    latest = {
+        persona: await conversations.latest_with_persona(pool, user_id=user.id, persona=persona)
+        for persona in ("gunnar", "vlad")
+    }
+    requests = []
+    for i, q in enumerate(asked):
+        persona = random.Random(i).choice(["gunnar", "vlad"])
+        conversation = latest[persona]["id"] if latest[persona] else None
+        requests.append(
+            ContextRequest(user_id=user.id, persona=persona, query=q, conversation_id=conversation)
         )
-        for i, q in enumerate(asked)
-    ]
     broker: NatsBroker = create_broker(stack.nats_url)
     await broker.connect()
     try:

@@ -15,6 +15,7 @@ from uuid import UUID
 import asyncpg
 import numpy as np
 
+from shared.db.conversations import conversation_for_turn
 from shared.providers import registry
 
 TOPICS = [
@@ -101,24 +102,10 @@ async def _vectors(texts: list[str]) -> np.ndarray:
 async def insert_turns(
     conn: asyncpg.Connection | asyncpg.Pool, user_id: UUID, turns: Sequence[FixtureTurn]
 ) -> None:
-    """Superjournal and journal rows for each turn, journaled, with its arc embedded."""
+    """Superjournal and journal rows for each turn, journaled, with its arc embedded; each
+    persona's turns go into its latest conversation (or a new one)."""
     vectors = await _vectors([t.arc for t in turns])
-    await conn.copy_records_to_table(
-        "superjournal",
-        columns=[
-            "id",
-            "user_id",
-            "persona_name",
-            "user_message",
-            "ai_response",
-            "journal_status",
-            "created_at",
-        ],
-        records=[
-            (t.id, user_id, t.persona, t.user_message, t.ai_response, "journaled", t.created_at)
-            for t in turns
-        ],
-    )
+    await _insert_superjournal(conn, user_id, turns)
     await conn.copy_records_to_table(
         "journal",
         columns=[
@@ -149,6 +136,33 @@ async def insert_turns(
                 t.created_at,
             )
             for t, vector in zip(turns, vectors, strict=True)
+        ],
+    )
+
+
+async def _insert_superjournal(
+    conn: asyncpg.Connection | asyncpg.Pool, user_id: UUID, turns: Sequence[FixtureTurn]
+) -> None:
+    conversation = {
+        persona: await conversation_for_turn(conn, user_id=user_id, persona=persona)
+        for persona in sorted({t.persona for t in turns})
+    }
+    columns = ["id", "user_id", "conversation_id", "persona_name", "user_message"]
+    await conn.copy_records_to_table(
+        "superjournal",
+        columns=[*columns, "ai_response", "journal_status", "created_at"],
+        records=[
+            (
+                t.id,
+                user_id,
+                conversation[t.persona],
+                t.persona,
+                t.user_message,
+                t.ai_response,
+                "journaled",
+                t.created_at,
+            )
+            for t in turns
         ],
     )
 

@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from services.gateway.auth import CurrentUser, ExpensiveUser
+from services.gateway.conversation_lookup import conversation_for_question
 from services.gateway.deps import Broker, Pool, Streams
 from services.gateway.errors import StorableText
 from services.gateway.fair_use import HeldEventSource
@@ -61,6 +62,12 @@ class ChatBody(BaseModel):
         description="ids of your files the answer may use (none: all your files); a failed"
         " file is a 422",
     )
+    conversation_id: UUID | None = Field(
+        None,
+        description="the conversation to ask in (POST /v1/conversations starts one; it must be"
+        " with this persona, else 409); without it, the persona's latest conversation, or a new"
+        " one",
+    )
 
 
 _STREAM = {
@@ -71,6 +78,7 @@ _STREAM = {
     },
     401: {"model": ErrorResponse},
     404: {"model": ErrorResponse},
+    409: {"model": ErrorResponse, "description": "the conversation is with another persona"},
     413: {"model": ErrorResponse},
     422: {"model": ErrorResponse},
     503: {"model": ErrorResponse},
@@ -129,12 +137,16 @@ async def chat(
                 f"'{record['filename']}' could not be processed, so it cannot be a source:"
                 f" {record['error_message']} Retry it, or choose other files.",
             )
+    conversation_id = await conversation_for_question(
+        pool, user.id, persona.name, body.conversation_id, start=True
+    )
     request = ChatRequest(
         request_id=uuid4(),
         user_id=user.id,
         persona=persona.name,
         message=body.message,
         attachments=list(dict.fromkeys(body.attachments)),
+        conversation_id=conversation_id,
     )
     slot = streams.take(user.id)  # before the request: a refused stream starts no answer
     try:

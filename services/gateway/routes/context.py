@@ -7,6 +7,7 @@ from fastapi import APIRouter, HTTPException, Query
 from pydantic import AfterValidator, StringConstraints
 
 from services.gateway.auth import ExpensiveUser
+from services.gateway.conversation_lookup import conversation_for_question, conversation_id_of
 from services.gateway.deps import FILE_NOT_FOUND, MAX_ID_CHARS, Broker, Pool
 from services.gateway.errors import storable
 from services.gateway.schemas import ErrorResponse
@@ -33,7 +34,12 @@ Question = Annotated[
     response_model=ContextBundle,
     responses={
         401: {"model": ErrorResponse},
-        404: {"model": ErrorResponse, "description": "an attachment is not one of your files"},
+        404: {
+            "model": ErrorResponse,
+            "description": "an attachment is not one of your files, or the conversation is not"
+            " one of yours",
+        },
+        409: {"model": ErrorResponse, "description": "the conversation is with another persona"},
         422: {"model": ErrorResponse, "description": "unknown persona"},
         503: {"model": ErrorResponse, "description": "the context service is not running"},
     },
@@ -47,6 +53,14 @@ async def preview_context(
     attach: Annotated[
         list[Annotated[str, StringConstraints(max_length=MAX_ID_CHARS)]] | None,
         Query(max_length=MAX_ATTACHMENTS, description="file ids to attach"),
+    ] = None,
+    conversation_id: Annotated[
+        str | None,
+        Query(
+            max_length=MAX_ID_CHARS,
+            description="the conversation asked in (P1 comes from it); without it, the"
+            " persona's latest conversation",
+        ),
     ] = None,
 ) -> ContextBundle:
     """The context a question would load: sections by priority, tokens, references."""
@@ -64,9 +78,16 @@ async def preview_context(
         owned = await queries.owned_files(pool, user_id=user.id, file_ids=attachments)
         if len({row["id"] for row in owned}) != len(set(attachments)):
             raise HTTPException(404, FILE_NOT_FOUND)
+    conversation = await conversation_for_question(
+        pool,
+        user.id,
+        found.name,
+        conversation_id_of(conversation_id) if conversation_id is not None else None,
+    )
     request = ContextRequest(
         user_id=user.id,
         persona=found.name,
+        conversation_id=conversation,
         query=redact(q).text,  # it is embedded, maybe by a remote API, and may reach a trace
         attachments=list(dict.fromkeys(attachments)),
     )

@@ -6,6 +6,7 @@ from uuid import UUID
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Response
 
 from services.gateway.auth import CurrentUser, ExpensiveUser
+from services.gateway.conversation_lookup import conversation_id_of, owned_conversation
 from services.gateway.deps import MAX_ID_CHARS, Pool
 from services.gateway.schemas import ErrorResponse
 from services.gateway.turn_import import import_turns
@@ -45,9 +46,24 @@ Limit = Annotated[int, Query(ge=1, le=MAX_PAGE, description="turns per page")]
 
 
 @router.get("", response_model=TurnPage, responses=_ERRORS)
-async def list_turns(user: CurrentUser, pool: Pool, before: Before, limit: Limit = 20) -> TurnPage:
-    """Your turns, newest first."""
-    page = await turns.list_turns(pool, user_id=user.id, limit=limit, before=before)
+async def list_turns(
+    user: CurrentUser,
+    pool: Pool,
+    before: Before,
+    limit: Limit = 20,
+    conversation_id: Annotated[
+        str | None,
+        Query(max_length=MAX_ID_CHARS, description="only this conversation's turns"),
+    ] = None,
+) -> TurnPage:
+    """Your turns (of one conversation, if given), newest first."""
+    conversation = None
+    if conversation_id is not None:
+        conversation = conversation_id_of(conversation_id)
+        await owned_conversation(pool, user.id, conversation)  # another user's: 404
+    page = await turns.list_turns(
+        pool, user_id=user.id, limit=limit, before=before, conversation_id=conversation
+    )
     return TurnPage(items=[TurnRecord.from_row(row) for row in page.items], next=page.next)
 
 
@@ -84,14 +100,19 @@ async def delete_turn(turn_id: TurnId, user: CurrentUser, pool: Pool) -> Respons
     response_model=TurnList,
     responses={
         401: {"model": ErrorResponse},
+        404: {"model": ErrorResponse, "description": "conversation_id is not yours"},
+        409: {"model": ErrorResponse, "description": "a turn with another persona than its"},
         413: {"model": ErrorResponse, "description": "more than 1000 turns"},
         422: {"model": ErrorResponse, "description": "an unknown persona, or a malformed turn"},
     },
 )
 async def import_history(body: ImportRequest, user: ExpensiveUser, pool: Pool) -> TurnList:
-    """Bring in past conversations; each turn is journaled like a live one. Importing the same
+    """Bring in past conversations; each turn is journaled like a live one. The new turns go
+    into `conversation_id`, or else start one conversation per persona. Importing the same
     history again adds nothing."""
-    rows = await import_turns(pool, user_id=user.id, turns=body.turns)
+    rows = await import_turns(
+        pool, user_id=user.id, turns=body.turns, conversation_id=body.conversation_id
+    )
     return TurnList(items=[TurnRecord.from_row(row) for row in rows])
 
 

@@ -46,7 +46,13 @@ class UnansweredBroker:
 
 
 @pytest.mark.parametrize("error", [nats.errors.NoRespondersError(), nats.errors.TimeoutError()])
-def test_no_chat_service_gives_503_and_unsubscribes(error: Exception) -> None:
+def test_no_chat_service_gives_503_and_unsubscribes(
+    error: Exception, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def persona_conversation(*args: object, **kwargs: object) -> uuid.UUID:
+        return uuid.uuid4()  # no database here: the question's conversation is made up
+
+    monkeypatch.setattr(chat, "conversation_for_question", persona_conversation)
     broker = UnansweredBroker(error)
     app = FastAPI()
     install_error_handlers(app)

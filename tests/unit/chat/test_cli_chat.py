@@ -72,3 +72,27 @@ def test_ask_takes_a_persona_attachments_and_json() -> None:
         True,
     )
     assert build_parser().parse_args(["chat", "--persona", "vlad"]).persona == "vlad"
+
+
+def test_an_answer_in_a_conversation_names_it_and_without_one_leaves_it_to_the_gateway() -> None:
+    sent: list[dict] = []
+    done = {"answer": "Hi", "removed": [], "citations": [], "conversation_id": "c1"}
+
+    def gateway(request: httpx.Request) -> httpx.Response:
+        sent.append(json.loads(request.content))
+        body = b"event: done\ndata: " + json.dumps(done).encode() + b"\n\n"
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
+
+    http = httpx.Client(transport=httpx.MockTransport(gateway), base_url="http://x")
+    answer(http, "vlad", "q?", [], None, conversation_id="c1")
+    answer(http, "vlad", "q?", [], None)
+    assert sent[0]["conversation_id"] == "c1" and "conversation_id" not in sent[1]
+
+
+def test_chat_starts_a_new_conversation_or_goes_on_with_one() -> None:
+    assert build_parser().parse_args(["chat", "--new"]).new is True
+    args = build_parser().parse_args(["chat", "--conversation", "c1"])
+    assert (args.conversation, args.new) == ("c1", False)
+    with pytest.raises(SystemExit):  # one or the other
+        build_parser().parse_args(["chat", "--new", "--conversation", "c1"])
+    assert build_parser().parse_args(["ask", "q?", "--conversation", "c1"]).conversation == "c1"

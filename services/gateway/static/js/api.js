@@ -99,6 +99,11 @@ function uploadOnce(file, onProgress) {
   });
 }
 
+/** A query string of the parameters that have a value. */
+function query(params = {}) {
+  return new URLSearchParams(Object.entries(params).filter(([, value]) => value !== undefined && value !== null && value !== "")).toString();
+}
+
 async function getJson(path, options) {
   const response = await send(path, options);
   return response.json();
@@ -106,7 +111,7 @@ async function getJson(path, options) {
 
 export const api = {
   personas: (key) => getJson("/v1/personas", { key }),
-  turns: (before) => getJson(`/v1/turns?limit=20${before ? `&before=${encodeURIComponent(before)}` : ""}`),
+  turns: (before, conversationId) => getJson(`/v1/turns?${query({ limit: 20, before, conversation_id: conversationId })}`),
   turn: (id) => getJson(`/v1/turns/${id}`),
   star: (id, starred) => getJson(`/v1/turns/${id}/star`, { method: starred ? "POST" : "DELETE" }),
   deleteTurn: (id) => send(`/v1/turns/${id}`, { method: "DELETE" }),
@@ -119,6 +124,18 @@ export const api = {
   instructions: (persona) => getJson(`/v1/instructions?persona=${encodeURIComponent(persona)}`),
   memory: () => getJson("/v1/memory"),
   deleteFact: (id) => send(`/v1/memory/${id}`, { method: "DELETE" }),
+  conversations: (params) => getJson(`/v1/conversations?${query(params)}`),
+  conversation: (id) => getJson(`/v1/conversations/${id}`),
+  startConversation: (persona) => getJson("/v1/conversations", { method: "POST", json: { persona } }),
+  updateConversation: (id, change) => getJson(`/v1/conversations/${id}`, { method: "PATCH", json: change }),
+  deleteConversation: (id) => send(`/v1/conversations/${id}`, { method: "DELETE" }),
+
+  /** A conversation as Markdown: the file's name (from Content-Disposition) and its bytes. */
+  async exportConversation(id) {
+    const response = await send(`/v1/conversations/${id}/export`);
+    const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1];
+    return { name: name ?? "conversation.md", blob: await response.blob() };
+  },
   modelStatus: () => getJson("/v1/settings/models/status"),
   modelSettings: () => getJson("/v1/settings/models"),
   saveModelSettings: (settings) => getJson("/v1/settings/models", { method: "PUT", json: settings }),

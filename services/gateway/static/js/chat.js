@@ -6,6 +6,7 @@
 import { api, NETWORK_DOWN } from "./api.js";
 import { openCitation } from "./citation.js";
 import { chosenSources, editMessage, messageTaken, putBack, showAnswering } from "./composer.js";
+import { conversationAnswered, currentConversation } from "./conversations.js";
 import { fileRecord } from "./files.js";
 import { renderMarkdown } from "./markdown.js";
 import { avatar, currentPersona, persona } from "./personas.js";
@@ -19,11 +20,19 @@ let answering = null; // AbortController of the answer streaming now
 const messages = () => document.getElementById("messages");
 const scroller = () => document.getElementById("conversation");
 
+let shown = 0; // the latest loadHistory: an earlier one that answers later is dropped
+
+/** The turns of the conversation shown (none for a new one), newest at the bottom. */
 export async function loadHistory() {
+  const loading = ++shown;
   messages().replaceChildren();
-  const page = await api.turns();
+  older = null;
+  const conversation = currentConversation();
+  const page = conversation ? await api.turns(null, conversation) : { items: [], next: null };
+  if (loading !== shown) return;
   older = page.next;
-  messages().append(...page.items.reverse().map(turnView));
+  // above a question sent while it loaded
+  messages().prepend(...page.items.reverse().map(turnView));
   updateEmptyState();
   scrollToEnd();
 }
@@ -46,7 +55,7 @@ async function loadOlder() {
   loadingOlder = true;
   const box = scroller();
   try {
-    const page = await api.turns(older);
+    const page = await api.turns(older, currentConversation());
     older = page.next;
     const before = box.scrollHeight;
     messages().prepend(...page.items.reverse().map(turnView));
@@ -95,7 +104,7 @@ export function sendMessage(text, { persona = currentPersona().name, attachments
   messages().append(view);
   updateEmptyState();
   scrollToEnd();
-  stream(view, { persona, message: text, attachments }, replaces);
+  stream(view, { persona, message: text, attachments, conversation_id: currentConversation() ?? undefined }, replaces);
   return true;
 }
 
@@ -170,6 +179,7 @@ function unsaved(view, request, partial, message, replaces) {
 }
 
 function finishTurn(view, done) {
+  conversationAnswered(done);
   const nearBottom = nearEnd();
   const finished = turnView({
     id: done.turn_id,

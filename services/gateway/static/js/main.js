@@ -3,6 +3,7 @@
 import { api, forgetKey, onUnauthorized, storedKey, storeKey } from "./api.js";
 import { clearConversation, loadHistory, sendMessage, setupHistoryPaging, stopAnswer, updateEmptyState } from "./chat.js";
 import { chooseSource, chosenSources, dropSource, isSource, renderSources, setMessageLimit, setupComposer } from "./composer.js";
+import { openStartingConversation, personaChosen, setupConversations } from "./conversations.js";
 import { onFileEvents, setupFileMenu, startFiles, stopFiles } from "./files.js";
 import { refreshMemory, setupMemoryPanel } from "./memory.js";
 import { setupPersonas } from "./personas.js";
@@ -16,6 +17,7 @@ async function start() {
   setupComposer(sendMessage, stopAnswer);
   setupFileMenu();
   setupMemoryPanel();
+  setupConversations();
   setupSettings();
   setupHistoryPaging();
   onFileEvents({ isSource, choose: chooseSource, remove: dropSource, changed: renderSources, sources: chosenSources });
@@ -58,16 +60,17 @@ async function connect(key) {
   storeKey(key);
   keyScreen.hidden = true;
   app.hidden = false;
-  setupPersonas(personas.items, () => {
+  setupPersonas(personas.items, (chosen) => {
     updateEmptyState();
     refreshMemory();
+    personaChosen(chosen);
   });
   document.getElementById("message").focus();
   api.chatLimits().then((limits) => setMessageLimit(limits.max_message_chars), (error) => reportError(error, "Reading the message limit"));
   refreshModelStatus();
   startFiles();
   try {
-    await loadHistory();
+    await openStartingConversation();
   } catch (error) {
     reportError(error, "Loading the conversation");
   }

@@ -24,6 +24,14 @@ export function setupPersonas(items, changed) {
   render();
 }
 
+/** Show `name` as chosen, without the change handler: a conversation opened with its persona. */
+export function showPersona(name) {
+  if (!personas.has(name) || name === current) return;
+  current = name;
+  localStorage.setItem(CHOICE_STORAGE, name);
+  render();
+}
+
 function choose(name, { focus = false } = {}) {
   if (name === current) return;
   current = name;

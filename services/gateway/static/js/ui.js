@@ -22,6 +22,7 @@ const ICONS = {
   star: '<path d="m12 3 2.8 5.7 6.2.9-4.5 4.4 1 6.2-5.5-2.9-5.5 2.9 1-6.2L3 9.6l6.2-.9z"/>',
   retry: '<path d="M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7"/>',
   close: '<path d="M6 6l12 12M18 6 6 18"/>',
+  download: '<path d="M12 4v11M7 10l5 5 5-5M5 20h14"/>',
   copy: '<rect x="9" y="9" width="11" height="11" rx="2"/><path d="M5 15V6a2 2 0 0 1 2-2h8"/>',
   edit: '<path d="M4 20h4L19 9l-4-4L4 16zM13 7l4 4"/>',
 };
