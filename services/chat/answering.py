@@ -220,6 +220,7 @@ async def _grounded(
         persona=persona.name,
         query=message,
         attachments=request.attachments,
+        conversation_id=request.conversation_id,
     )
     bundle = await request_context(broker, context_request, timeout=CONTEXT_TIMEOUT_SECONDS)
     tools = await tools_for_turn(pool, request, turn_id_for(request))

@@ -60,6 +60,24 @@ async def test_a_question_goes_to_the_personas_latest_conversation_or_starts_one
     ).status_code == 404
 
 
+async def test_an_answer_reads_the_last_turns_of_its_own_conversation(
+    api_client: httpx.AsyncClient,
+) -> None:
+    """The chat asks for the context of the conversation it answers in: its first question has
+    no recent turns, the second has the first, another conversation's first has none."""
+    question = "How should we price the Pro plan?"
+    fresh, other = await start(api_client, "vlad"), await start(api_client, "vlad")
+    answers = [
+        (await chat(api_client, persona="vlad", message=question, conversation_id=where))[1]
+        for where in (fresh["id"], fresh["id"], other["id"])
+    ]
+    recent = [
+        next(s["tokens"] for s in done["sections"] if s["name"] == "recent_turns")
+        for done in answers
+    ]
+    assert recent[0] == 0 and recent[1] > 0 and recent[2] == 0, recent
+
+
 async def test_p1_comes_from_the_conversation_while_memory_spans_them_all(
     api_client: httpx.AsyncClient,
 ) -> None:
