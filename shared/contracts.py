@@ -128,6 +128,10 @@ class ProgressEvent(BaseModel):
     progress: int = Field(ge=0, le=100)
     processed_chunks: int = 0
     total_chunks: int = 0
+    reused_chunks: int = Field(
+        0, description="chunks an update kept from the previous version (no model call)"
+    )
+    version: int = Field(1, description="the file's version being processed or live")
     message: str = Field("", description="human-readable stage text")
     updated_at: datetime | None = Field(None, description="when the state was committed")
 
