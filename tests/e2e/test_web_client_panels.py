@@ -172,7 +172,7 @@ async def test_keyboard_alone_sends_and_works_the_file_menu(
     await expect(page.locator(".turn[data-turn-id]:not([data-turn-id=''])")).to_have_count(1)
     await expect(page.locator("#message")).to_have_value("")
     await page.keyboard.press("Tab")
-    await expect(page.get_by_role("button", name="Send")).to_be_focused()
+    await expect(page.get_by_role("button", name="Send", exact=True)).to_be_focused()
     await page.keyboard.press("Tab")
     await expect(page.locator("#files-button")).to_be_focused()
     await page.keyboard.press("Enter")
