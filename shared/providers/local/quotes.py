@@ -9,7 +9,9 @@ question is never evidence — for itself or for another question. A sentence is
 it names the entities the question names (entities.py: itself, or through its section's title),
 so a competitor's price is never quoted as another's. For a question that asks for advice or an
 opinion, the words that ask ("should", "think", "recommend") say nothing about the topic: the
-sentences must hold half of the topic's words, and the decisions on record come first.
+sentences must hold half of the topic's words, and the decisions on record come first. For a
+question about ours ("our gross margin"), an interviewed expert's figures are their company's:
+the asker's own records answer it whenever they do (speakers.py).
 """
 
 import math
@@ -21,6 +23,7 @@ from itertools import pairwise
 
 from shared.providers.local.answer_check import stems
 from shared.providers.local.artisan_cut import COMMITMENT_WORDS, DECISION_WORDS
+from shared.providers.local.speakers import Speakers, asks_about_ours, is_third_party
 from shared.text.advice import OPINION_WORDS, asks_for_advice
 from shared.text.answer_types import (
     AnswerType,
@@ -68,6 +71,7 @@ class Candidate:
     text: str  # verbatim from the passage
     title: str = ""  # the heading it sits under in its passage, else the passage's title
     follows: str = ""  # for a sentence that opens with a pronoun, the one whose subject it takes
+    speaker: str = ""  # the transcript speaker whose turn it sits in (speakers.py)
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,7 @@ def sentences_of(passages: dict[int, str], titles: dict[int, str] | None = None)
         headings = [(m.start(), m.group("title")) for m in _SECTION_TITLE.finditer(text)]
         heading_starts = [at for at, _ in headings]
         subject, section = "", 0  # the last sentence not opening with a pronoun, and where
+        speakers = Speakers(text, (titles or {}).get(ref, ""))
         for start, end in _spans(blanked):
             if bullet := _BULLET.match(text, start, end):
                 start = bullet.end()
@@ -101,7 +106,8 @@ def sentences_of(passages: dict[int, str], titles: dict[int, str] | None = None)
                 continue
             if len(words(sentence)) >= _MIN_WORDS and len(sentence) <= _MAX_CHARS:
                 title = headings[above - 1][1] if above else _title(titles, ref)
-                found.append(Candidate(ref, rank, start, sentence, title, follows))
+                speaker = speakers.at(start)
+                found.append(Candidate(ref, rank, start, sentence, title, follows, speaker))
     return found
 
 
@@ -189,6 +195,10 @@ def best_sentences(question: str, found: list[Candidate]) -> list[Candidate]:
     scored = [entry for entry in scored if _names_them(asked, entry.candidate)]
     if not scored or not is_evidence(question, scored[0]):
         return []
+    if asks_about_ours(question):  # the asker's own records answer for "our", when they do
+        own = [entry for entry in scored if not is_third_party(entry.candidate.speaker)]
+        if own and is_evidence(question, own[0]):
+            scored = own
     advice = asks_for_advice(question)
     least = ADVICE_MIN_COVERAGE if advice else MIN_COVERAGE
     if advice:  # a record that shares a word or two with the question is no answer to it
