@@ -7,7 +7,7 @@ language model is connected) must not happen. Its screenshots are the "after" of
 docs/screenshots/*-before.png, taken on the code before the issue (0d2d1ab)."""
 
 import pytest
-from playwright.async_api import Page, Route, expect
+from playwright.async_api import Locator, Page, Route, expect
 
 from shared.launcher.stack import Stack
 from tests.e2e.conftest import WebUser, screenshot
@@ -29,7 +29,7 @@ async def ask(page: Page, question: str, turns_before: int) -> None:
     await expect(page.locator(SAVED_TURNS)).to_have_count(turns_before + 1, timeout=60_000)
 
 
-def last_answer(page: Page):  # noqa: ANN201 - a Playwright Locator
+def last_answer(page: Page) -> Locator:
     return page.locator(SAVED_TURNS).last.locator(".answer")
 
 
