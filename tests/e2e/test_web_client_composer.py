@@ -23,6 +23,8 @@ async def open_empty(page: Page, system: Stack, user: WebUser) -> None:
     cleared by the load."""
     await open_app(page, system, user)
     await expect(page.locator("#empty-state")).to_be_visible()
+
+
 QUESTION = "Why did we move to usage tiers?"
 
 

@@ -158,7 +158,7 @@ async def test_another_user_gets_404s_and_empty_lists(make_client: ClientFactory
     records = await import_turns(owner, turns)
     await wait_journaled(owner, [r["id"] for r in records])
     turn_id = records[0]["id"]
-    fact, company = (await owner.get("/v1/memory")).json()["items"]  # the CFO, of Borealis
+    fact, _company = (await owner.get("/v1/memory")).json()["items"]  # the CFO, of Borealis
 
     for method, path in [
         ("GET", f"/v1/turns/{turn_id}"),
