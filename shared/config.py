@@ -174,6 +174,11 @@ class ModelSettings(_ArtisanSettings):
         " search (1 = equally; 0 = words only); default 2 with a real embedding model (SciFact"
         " nDCG@10 0.73 with MiniLM), 0 with the hashed one, whose votes lower it",
     )
+    weather_tool: bool = Field(
+        False,
+        description="offer the Open-Meteo weather statistics tool to the answering model (the"
+        " switch in Settings, once saved, takes the place of this)",
+    )
     prices: dict[str, tuple[float, float]] = Field(
         default_factory=dict, description="extra or overriding DEFAULT_PRICES entries"
     )

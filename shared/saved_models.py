@@ -17,6 +17,7 @@ class SavedModels(BaseModel):
     embed_base_url: str = ""
     embed_model: str = ""
     embed_api_key: SecretStr | None = None
+    weather_tool: bool | None = None  # None: not chosen in Settings, the environment decides
 
     def over(self, env: ModelSettings) -> ModelSettings:
         """The environment's settings with these models in place of its own."""
@@ -26,6 +27,8 @@ class SavedModels(BaseModel):
             "llm_model": self.llm_model or env.llm_model,
             "embed_provider": self.embed_provider,
         }
+        if self.weather_tool is not None:
+            update["weather_tool"] = self.weather_tool
         if self.embed_provider in REMOTE_EMBEDDERS:
             key, url, model = _EMBEDDER_FIELDS[self.embed_provider]
             update |= {
@@ -49,6 +52,7 @@ class SavedModels(BaseModel):
             embed_base_url=url,
             embed_model=model,
             embed_api_key=key,
+            weather_tool=settings.weather_tool,
         )
 
 

@@ -59,6 +59,11 @@ class ModelSettingsUpdate(BaseModel):
     embed_base_url: EndpointUrl = Field("", description='voyage/openai only; "" = theirs')
     embed_model: ModelName = Field("", description='voyage/openai only; "" = the default')
     embed_api_key: WriteOnlyKey = None
+    weather_tool: bool | None = Field(
+        None,
+        description="offer the Open-Meteo weather statistics tool to the answering model; null"
+        " keeps it as it is",
+    )
     reembed: bool = Field(
         False,
         description="confirms re-embedding everything stored when the embedding model changes"
@@ -93,6 +98,9 @@ class ModelStatus(BaseModel):
         description="saved in Settings, or the ARTISAN_* environment variables"
     )
     can_configure: bool = Field(description="this user is an admin: Settings are theirs")
+    weather_tool: bool = Field(
+        False, description="answers may use the Open-Meteo weather statistics tool"
+    )
     problems: list[str] = Field(default_factory=list, description="what needs the admin")
 
 
@@ -112,6 +120,7 @@ class ModelSettingsView(BaseModel):
     embed_base_url: str
     embed_model: str
     embed_key_set: bool
+    weather_tool: bool = Field(description="the Open-Meteo weather statistics tool is offered")
     source: Literal["settings", "environment"]
     version: int = Field(description="rises with every save; 0: nothing saved yet")
     can_store_keys: bool = Field(description="ARTISAN_SECRETS_KEY is set: keys can be saved")

@@ -98,6 +98,7 @@ def status(user: User) -> ModelStatus:
             embeddings=embeddings,
             source=source(),
             can_configure=user.is_admin,
+            weather_tool=settings.weather_tool,
             problems=problems,
         )
     host = host_of(settings.llm_base_url)
@@ -112,6 +113,7 @@ def status(user: User) -> ModelStatus:
         embeddings=embeddings,
         source=source(),
         can_configure=user.is_admin,
+        weather_tool=settings.weather_tool,
         problems=problems,
     )
 
@@ -131,6 +133,7 @@ async def view(conn: asyncpg.Connection | asyncpg.Pool, reembedding: int = 0) ->
         embed_base_url=current.embed_base_url,
         embed_model=current.embed_model,
         embed_key_set=current.embed_api_key is not None,
+        weather_tool=bool(current.weather_tool),
         source=source(),
         version=live_models.models_version(),
         can_store_keys=can_seal(),
@@ -164,6 +167,7 @@ def candidate(update: ModelSettingsUpdate) -> SavedModels:
         embed_api_key=_key(update.embed_api_key, current.embed_api_key, same_embedder)
         if remote_embedder
         else None,
+        weather_tool=current.weather_tool if update.weather_tool is None else update.weather_tool,
     )
 
 

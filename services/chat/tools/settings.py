@@ -1,4 +1,5 @@
-"""The chat tools' settings: the weather tool is off unless switched on."""
+"""The chat tools' settings. Whether the weather tool is on is a model setting
+(`model_settings().weather_tool`): the admin switches it in Settings, live."""
 
 from functools import lru_cache
 
@@ -11,9 +12,6 @@ OPEN_METEO_ARCHIVE = "https://archive-api.open-meteo.com"
 class ToolSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ARTISAN_", extra="ignore")
 
-    weather_tool: bool = Field(
-        False, description="offer the Open-Meteo weather statistics tool to the answering model"
-    )
     # the endpoint's path and parameters are fixed in code; only the host moves, for tests
     weather_base_url: str = Field(
         OPEN_METEO_ARCHIVE, description="Open-Meteo archive host (tests point it at a fake)"

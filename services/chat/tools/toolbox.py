@@ -2,7 +2,8 @@
 
 Arguments are JSON validated by pydantic before anything runs; a bad call comes back to the
 model as a message saying what to fix (it may try again, within the bounded rounds of the
-provider's loop). The weather tool is offered only when ARTISAN_WEATHER_TOOL is on.
+provider's loop). The weather tool is offered only when switched on: in Settings, or until
+something is saved there, by ARTISAN_WEATHER_TOOL.
 """
 
 import json
@@ -14,8 +15,8 @@ import asyncpg
 from pydantic import BaseModel, ValidationError
 
 from services.chat.tools.documents import CreateDocumentArgs, ToolError, create_document
-from services.chat.tools.settings import tool_settings
 from services.chat.tools.weather import WeatherArgs, WeatherUnavailable, weather_statistics
+from shared.config import model_settings
 
 logger = logging.getLogger(__name__)
 CREATE_DOCUMENT, WEATHER = "create_document", "weather_statistics"
@@ -54,7 +55,7 @@ class ChatToolBox:
         self._pool, self._user_id, self._turn_id = pool, user_id, turn_id
         self.attachments = attachments
         names = [CREATE_DOCUMENT] if attachments else []
-        if tool_settings().weather_tool:
+        if model_settings().weather_tool:  # the saved switch, reloaded live (live_models)
             names.append(WEATHER)
         self.specs = [tool_spec(name) for name in names]
         self.offered = frozenset(names)

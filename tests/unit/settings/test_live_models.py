@@ -25,6 +25,7 @@ SAVED = {
     "embed_base_url": "",
     "embed_model": "",
     "embed_api_key": None,
+    "weather_tool": None,
 }
 
 

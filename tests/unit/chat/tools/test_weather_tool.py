@@ -9,6 +9,7 @@ import pytest
 
 from services.chat.tools import settings
 from services.chat.tools.toolbox import WEATHER, ChatToolBox
+from shared.config import model_settings
 from shared.providers.local.tool_choice import planned_calls, weather_request
 from tests.fakes.open_meteo import FakeOpenMeteo
 
@@ -21,8 +22,10 @@ def open_meteo(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenMeteo]:
         monkeypatch.setenv("ARTISAN_WEATHER_TOOL", "true")
         monkeypatch.setenv("ARTISAN_WEATHER_BASE_URL", fake.base_url)
         settings.tool_settings.cache_clear()
+        model_settings.cache_clear()
         yield fake
     settings.tool_settings.cache_clear()
+    model_settings.cache_clear()
 
 
 def _toolbox() -> ChatToolBox:
@@ -31,7 +34,7 @@ def _toolbox() -> ChatToolBox:
 
 def test_the_weather_tool_is_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ARTISAN_WEATHER_TOOL", raising=False)
-    settings.tool_settings.cache_clear()
+    model_settings.cache_clear()
     assert _toolbox().specs == []
 
 
