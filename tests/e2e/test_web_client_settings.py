@@ -133,3 +133,25 @@ async def test_going_offline_again_from_settings(
     status = (await admin.client.get("/v1/settings/models/status")).json()
     assert status["offline"]
     assert not (await admin.client.get("/v1/settings/models")).json()["llm_key_set"]
+
+
+async def test_the_admin_switches_the_weather_tool_and_every_user_sees_it(
+    page: Page, settings_web_system: Stack, admin: WebUser, member: WebUser
+) -> None:
+    await open_app(page, settings_web_system, admin)
+    await page.locator("#model-status").click()
+    switch = page.get_by_role("switch", name="Weather statistics tool (Open-Meteo)")
+    await expect(switch).not_to_be_checked()
+    await expect(page.locator("#weather-tool-hint")).to_contain_text("nothing of yours is sent")
+    await switch.check()
+    await page.get_by_role("button", name="Save").click()
+    weather = page.locator("#model-now .weather-status")
+    await expect(weather).to_have_text(
+        "Weather statistics tool (Open-Meteo): on — answers may fetch public weather archives."
+    )
+    assert (await member.client.get("/v1/settings/models/status")).json()["weather_tool"] is True
+
+    await switch.uncheck()
+    await page.get_by_role("button", name="Save").click()
+    await expect(weather).to_have_text("Weather statistics tool (Open-Meteo): off.")
+    assert (await member.client.get("/v1/settings/models/status")).json()["weather_tool"] is False

@@ -104,6 +104,13 @@ function query(params = {}) {
   return new URLSearchParams(Object.entries(params).filter(([, value]) => value !== undefined && value !== null && value !== "")).toString();
 }
 
+/** A file the API sends as an attachment: its name (from Content-Disposition) and its bytes. */
+async function download(path, fallbackName) {
+  const response = await send(path);
+  const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1];
+  return { name: name ?? fallbackName, blob: await response.blob() };
+}
+
 async function getJson(path, options) {
   const response = await send(path, options);
   return response.json();
@@ -130,12 +137,11 @@ export const api = {
   updateConversation: (id, change) => getJson(`/v1/conversations/${id}`, { method: "PATCH", json: change }),
   deleteConversation: (id) => send(`/v1/conversations/${id}`, { method: "DELETE" }),
 
-  /** A conversation as Markdown: the file's name (from Content-Disposition) and its bytes. */
-  async exportConversation(id) {
-    const response = await send(`/v1/conversations/${id}/export`);
-    const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1];
-    return { name: name ?? "conversation.md", blob: await response.blob() };
-  },
+  exportConversation: (id) => download(`/v1/conversations/${id}/export`, "conversation.md"),
+  documents: () => getJson("/v1/documents"),
+  document: (id) => getJson(`/v1/documents/${id}`),
+  exportDocument: (id) => download(`/v1/documents/${id}/export`, "document.md"),
+  deleteDocument: (id) => send(`/v1/documents/${id}`, { method: "DELETE" }),
   modelStatus: () => getJson("/v1/settings/models/status"),
   modelSettings: () => getJson("/v1/settings/models"),
   saveModelSettings: (settings) => getJson("/v1/settings/models", { method: "PUT", json: settings }),

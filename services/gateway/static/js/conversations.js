@@ -7,7 +7,7 @@ import { api } from "./api.js";
 import { loadHistory, updateEmptyState } from "./chat.js";
 import { refreshMemory } from "./memory.js";
 import { avatar, currentPersona, persona, showPersona } from "./personas.js";
-import { el, iconButton, notify, reportError } from "./ui.js";
+import { el, iconButton, notify, reportError, saveBlob } from "./ui.js";
 
 const STORED_CONVERSATION = "artisan.conversation";
 const SEARCH_DELAY_MS = 250;
@@ -266,12 +266,7 @@ function rename(conversation, item) {
 async function exportMarkdown(conversation) {
   try {
     const { name, blob } = await api.exportConversation(conversation.id);
-    const url = URL.createObjectURL(blob);
-    const link = el("a", { href: url, download: name, hidden: true });
-    document.body.append(link); // Firefox follows only a link in the page
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    saveBlob(name, blob);
   } catch (error) {
     reportError(error, "Exporting the conversation");
   }

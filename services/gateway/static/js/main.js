@@ -4,6 +4,7 @@ import { api, forgetKey, onUnauthorized, storedKey, storeKey } from "./api.js";
 import { clearConversation, loadHistory, sendMessage, setupHistoryPaging, stopAnswer, updateEmptyState } from "./chat.js";
 import { chooseSource, chosenSources, dropSource, isSource, renderSources, setMessageLimit, setupComposer } from "./composer.js";
 import { openStartingConversation, personaChosen, setupConversations } from "./conversations.js";
+import { setupDocumentsPanel } from "./documents.js";
 import { onFileEvents, setupFileMenu, startFiles, stopFiles } from "./files.js";
 import { refreshMemory, setupMemoryPanel } from "./memory.js";
 import { setupPersonas } from "./personas.js";
@@ -17,6 +18,7 @@ async function start() {
   setupComposer(sendMessage, stopAnswer);
   setupFileMenu();
   setupMemoryPanel();
+  setupDocumentsPanel();
   setupConversations();
   setupSettings();
   setupHistoryPaging();

@@ -75,6 +75,7 @@ function renderStatus() {
     el("p", {}, status.explanation),
     status.next_step ? el("p", { class: "next-step" }, status.next_step) : null,
     el("p", { class: "muted" }, `Search: ${status.embeddings.model} — ${status.embeddings.description}.`),
+    el("p", { class: "muted weather-status" }, `Weather statistics tool (Open-Meteo): ${status.weather_tool ? "on — answers may fetch public weather archives" : "off"}.`),
     ...status.problems.map((problem) => el("p", { class: "error-text" }, problem)),
   );
 }
@@ -88,6 +89,7 @@ function fillForm(settings) {
   }
   fields.llm_api_key.value = "";
   fields.embed_api_key.value = "";
+  fields.weather_tool.checked = settings.weather_tool;
   const minilm = fields.embed_provider.querySelector('option[value="minilm"]');
   minilm.disabled = !settings.minilm_installed && settings.embed_provider !== "minilm";
   document.getElementById("no-secrets-key").hidden = settings.can_store_keys;
@@ -137,6 +139,7 @@ function formValues(reembed = false) {
     embed_base_url: value("embed_base_url"),
     embed_model: value("embed_model"),
     embed_api_key: value("embed_api_key") || null,
+    weather_tool: fields.weather_tool.checked,
     reembed,
   };
 }

@@ -33,6 +33,16 @@ function icon(name) {
   return span;
 }
 
+/** Save a downloaded file (fetched with the key in a header, so never a link to the API). */
+export function saveBlob(name, blob) {
+  const url = URL.createObjectURL(blob);
+  const link = el("a", { href: url, download: name, hidden: true });
+  document.body.append(link); // Firefox follows only a link in the page
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 /** A button with an icon and an accessible name (shown as a tooltip too). */
 export function iconButton(name, label, onclick, attributes = {}) {
   return el("button", { type: "button", class: "icon-button", "aria-label": label, title: label, onclick, ...attributes }, icon(name));
