@@ -185,6 +185,7 @@ class ContextRequest(BaseModel):
     attachments: list[UUID] = Field(default_factory=list, description="restrict files to these")
     exclude_turn_id: UUID | None = Field(None, description="the turn being answered, if saved")
     conversation_id: UUID | None = Field(None, description="asked in: P1 comes from it alone")
+    recent: list[tuple[str, str]] | None = Field(None, description="a caller's P1: (role, text)")
 
 
 class ContextItem(BaseModel):
@@ -263,6 +264,7 @@ class ChatRequest(BaseModel):
     message: str
     attachments: list[UUID] = Field(default_factory=list)
     conversation_id: UUID | None = Field(None, description="None: the persona's latest, or new")
+    recent: list[tuple[str, str]] | None = Field(None, description="a caller's P1: (role, text)")
 
 
 class ChatAccepted(BaseModel):

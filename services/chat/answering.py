@@ -221,6 +221,7 @@ async def _grounded(
         query=message,
         attachments=request.attachments,
         conversation_id=request.conversation_id,
+        recent=request.recent,  # an API caller's own earlier messages: P1 for this answer
     )
     bundle = await request_context(broker, context_request, timeout=CONTEXT_TIMEOUT_SECONDS)
     tools = await tools_for_turn(pool, request, turn_id_for(request))

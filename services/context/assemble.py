@@ -1,13 +1,14 @@
 """The context of a chat turn (seed 002), assembled from the database under the token cap.
 
 P1 the last `recent_turns` turns of the conversation asked in, in full (a turn too long for
-the budget is cut with an ellipsis) · P2 starred turns · P3 instructions scoped global or to the
-persona, then the user's memory facts · P4 the last `journal_recent` journal entries as Artisan
-Cuts · P5, only when the journal holds more than `journal_recent` entries, the
-`journal_recalled` turns that best match the question by what they say and mean, weighted by
-salience (recall.py), excluding everything P1-P4 hold and every instruction · then file context
-(seed 003). P2-P5 span every conversation. A persona never sees a turn that is another
-persona's instruction, in any section. Budget rules: budget.py.
+the budget is cut with an ellipsis) — or, when the request brings the caller's own earlier
+messages (the OpenAI-compatible API), the last of those (caller_messages.py) · P2 starred turns ·
+P3 instructions scoped global or to the persona, then the user's memory facts · P4 the last
+`journal_recent` journal entries as Artisan Cuts · P5, only when the journal holds more than
+`journal_recent` entries, the `journal_recalled` turns that best match the question by what they
+say and mean, weighted by salience (recall.py), excluding everything P1-P4 hold and every
+instruction · then file context (seed 003). P2-P5 span every conversation. A persona never sees
+a turn that is another persona's instruction, in any section. Budget rules: budget.py.
 """
 
 import asyncio
@@ -19,6 +20,7 @@ import asyncpg
 
 from services.context import render
 from services.context.budget import Candidate, Filled, SectionPlan, fill
+from services.context.caller_messages import with_caller_messages
 from services.context.files import attachment_candidates, question_files
 from services.context.hybrid_search import TermStats
 from services.context.intent import is_summary_question
@@ -49,19 +51,27 @@ async def read_conversation(
 ) -> Conversation:
     user, persona = request.user_id, request.persona
     return Conversation(
-        recent=await queries.recent_turns(
-            conn,
-            user_id=user,
-            persona=persona,
-            conversation_id=request.conversation_id,
-            limit=settings.recent_turns,
-            exclude=request.exclude_turn_id,
-        ),
+        recent=await _recent_turns(conn, request, settings),
         starred=await queries.starred_turns(conn, user_id=user, persona=persona),
         instructions=await queries.instructions(conn, user_id=user, persona=persona),
         facts=await queries.memory_facts(conn, user_id=user),
         journal=await queries.recent_journal(conn, user_id=user, limit=settings.journal_recent),
         count=await queries.journal_count(conn, user_id=user),
+    )
+
+
+async def _recent_turns(
+    conn: asyncpg.Connection, request: ContextRequest, settings: ChatSettings
+) -> list[asyncpg.Record]:
+    if request.recent is not None:
+        return []  # the caller said what was just said (with_caller_messages)
+    return await queries.recent_turns(
+        conn,
+        user_id=request.user_id,
+        persona=request.persona,
+        conversation_id=request.conversation_id,
+        limit=settings.recent_turns,
+        exclude=request.exclude_turn_id,
     )
 
 
@@ -183,6 +193,8 @@ async def conversation_side(
     async with pool.acquire() as conn:
         conversation = await read_conversation(conn, request, settings)
         plans = conversation_plans(conversation, request.query)
+        if request.recent is not None:
+            with_caller_messages(plans, request.recent, request.persona, settings.recent_turns)
         if conversation.count <= settings.journal_recent:
             plans.append(SectionPlan("recalled", "P5"))
         else:

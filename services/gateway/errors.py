@@ -1,4 +1,5 @@
-"""Every error is JSON `{"detail": "<what happened, what to do>"}`; never a bare 500."""
+"""Every error is JSON `{"detail": "<what happened, what to do>"}` (on the OpenAI-compatible paths,
+OpenAI's `{"error": {"message", ...}}`: openai_errors.py); never a bare 500."""
 
 import logging
 from collections.abc import Sequence
@@ -12,6 +13,7 @@ from fastapi.responses import JSONResponse
 from pydantic import AfterValidator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from services.gateway.openai_errors import openai_error_body, speaks_openai
 from services.gateway.uploads import UploadRejected
 from shared.context_client import ContextBuildFailed, ContextUnavailable
 
@@ -68,12 +70,25 @@ def describe_validation_errors(errors: Sequence[Any]) -> str:
     return "Invalid request: " + "; ".join(parts) + ". See /docs for the expected shape."
 
 
+def _error(
+    request: Request,
+    status: int,
+    detail: str,
+    headers: dict[str, str] | None = None,
+    exc: Exception | None = None,
+) -> JSONResponse:
+    """The error as the caller's client reads one."""
+    if speaks_openai(request.url.path):
+        return JSONResponse(openai_error_body(status, detail, exc), status, headers=headers)
+    return JSONResponse({"detail": detail}, status, headers=headers)
+
+
 async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
     detail = exc.detail
     if not isinstance(detail, str) or detail == _default_phrase(exc.status_code):
         detail = _DEFAULT_DETAILS.get(exc.status_code, str(detail))
     detail = _REWORDED.get(detail, detail)
-    return JSONResponse({"detail": detail}, exc.status_code, headers=exc.headers)
+    return _error(request, exc.status_code, detail, exc.headers, exc)
 
 
 def _default_phrase(status_code: int) -> str:
@@ -84,30 +99,30 @@ def _default_phrase(status_code: int) -> str:
 
 
 async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-    return JSONResponse({"detail": describe_validation_errors(exc.errors())}, 422)
+    return _error(request, 422, describe_validation_errors(exc.errors()))
 
 
 async def _upload_rejected(request: Request, exc: UploadRejected) -> JSONResponse:
-    return JSONResponse({"detail": exc.detail}, exc.status_code)
+    return _error(request, exc.status_code, exc.detail)
 
 
 async def _context_unavailable(request: Request, exc: ContextUnavailable) -> JSONResponse:
-    return JSONResponse({"detail": str(exc)}, 503)  # says how to start it
+    return _error(request, 503, str(exc))  # says how to start it
 
 
 async def _context_failed(request: Request, exc: ContextBuildFailed) -> JSONResponse:
     # the context service logged the traceback; the caller learns what failed
-    return JSONResponse({"detail": f"The context service failed: {exc}. Try again."}, 503)
+    return _error(request, 503, f"The context service failed: {exc}. Try again.")
 
 
 async def _database_down(request: Request, exc: Exception) -> JSONResponse:
     logger.warning("database unavailable during %s %s: %r", request.method, request.url.path, exc)
-    return JSONResponse({"detail": DATABASE_DOWN}, 503)
+    return _error(request, 503, DATABASE_DOWN)
 
 
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
     logger.exception("unhandled error in %s %s", request.method, request.url.path)
-    return JSONResponse({"detail": INTERNAL_ERROR}, 500)
+    return _error(request, 500, INTERNAL_ERROR)
 
 
 def _document_errors_as_json(app: FastAPI) -> None:
@@ -118,13 +133,10 @@ def _document_errors_as_json(app: FastAPI) -> None:
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             schema = build()  # cached by FastAPI as app.openapi_schema
-            for operation in (op for path in schema["paths"].values() for op in path.values()):
-                responses = operation.get("responses", {})
-                if "application/json" in operation.get("requestBody", {}).get("content", {}):
-                    responses.setdefault("400", _UNREADABLE_BODY)
-                for response in responses.values():
-                    if _is_error_body(response):
-                        response["content"] = {"application/json": {"schema": _ERROR_SCHEMA}}
+            for path, operations in schema["paths"].items():
+                error = _OPENAI_ERROR_SCHEMA if speaks_openai(path) else _ERROR_SCHEMA
+                for operation in operations.values():
+                    _document_errors(operation, error)
             for name in ("HTTPValidationError", "ValidationError"):
                 schema.get("components", {}).get("schemas", {}).pop(name, None)
         return app.openapi_schema
@@ -132,12 +144,27 @@ def _document_errors_as_json(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
+def _document_errors(operation: dict[str, Any], error: dict[str, str]) -> None:
+    responses = operation.get("responses", {})
+    if "application/json" in operation.get("requestBody", {}).get("content", {}):
+        unreadable = {**_UNREADABLE_BODY, "content": {"application/json": {"schema": error}}}
+        responses.setdefault("400", unreadable)
+    for response in responses.values():
+        if _is_error_body(response):
+            response["content"] = {"application/json": {"schema": error}}
+
+
 _ERROR_SCHEMA = {"$ref": "#/components/schemas/ErrorResponse"}
+_OPENAI_ERROR_SCHEMA = {"$ref": "#/components/schemas/OpenAIErrorResponse"}
 _UNREADABLE_BODY = {
     "description": "a body that cannot be read as text (not UTF-8)",
     "content": {"application/json": {"schema": _ERROR_SCHEMA}},
 }
-_ERROR_MODELS = ("#/components/schemas/ErrorResponse", "#/components/schemas/HTTPValidationError")
+_ERROR_MODELS = (
+    "#/components/schemas/ErrorResponse",
+    "#/components/schemas/HTTPValidationError",
+    "#/components/schemas/OpenAIErrorResponse",
+)
 
 
 def _is_error_body(response: dict[str, Any]) -> bool:

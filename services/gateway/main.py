@@ -30,6 +30,7 @@ from services.gateway.routes import (
     journal,
     memory,
     model_settings,
+    openai_compat,
     personas,
     search,
     turns,
@@ -103,7 +104,7 @@ def create_app(
     app.state.fair_use = FairUse(app.state.gateway_settings)
     install_error_handlers(app)
     keyed = (files, events, search, chat, personas, conversations, turns, journal, memory, context)
-    for module in (*keyed, documents, model_settings):
+    for module in (*keyed, documents, model_settings, openai_compat):
         app.include_router(module.router, responses=RATE_LIMITED)
     for module in (health, formats, web):
         app.include_router(module.router)

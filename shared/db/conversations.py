@@ -43,6 +43,22 @@ async def create_conversation(
     )
 
 
+async def ensure_conversation(
+    conn: Conn, *, conversation_id: UUID, user_id: UUID, persona: str, title: str
+) -> UUID:
+    """The conversation with this id, made now if it does not exist (or was deleted): for a
+    caller whose conversation is named by a fixed id rather than stored by the caller."""
+    await conn.execute(
+        """INSERT INTO conversations (id, user_id, persona_name, title)
+           VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING""",
+        conversation_id,
+        user_id,
+        persona,
+        title,
+    )
+    return conversation_id
+
+
 async def get_conversation(
     conn: Conn, *, user_id: UUID, conversation_id: UUID
 ) -> asyncpg.Record | None:
