@@ -23,5 +23,5 @@ RUN pip install --no-deps -e . \
     && useradd --create-home --uid 10001 artisan
 
 USER artisan
-EXPOSE 8000
+EXPOSE 8000 9464
 CMD ["artisan", "run", "gateway"]

@@ -1,4 +1,5 @@
-"""The NATS broker every service uses: one stream, durable work-queue consumers, telemetry on."""
+"""The NATS broker every service uses: one stream, durable work-queue consumers, telemetry and
+metrics on."""
 
 from typing import Any
 
@@ -21,6 +22,7 @@ from shared.contracts import (
     progress_subject,
 )
 from shared.live_models import ModelsVersionMiddleware
+from shared.metrics.bus import prometheus_middleware
 
 STREAM_MAX_AGE_SECONDS = 7 * 24 * 3600
 STREAM = JStream(
@@ -39,7 +41,7 @@ def create_broker(nats_url: str, *, token: SecretStr | None = None, **kwargs: An
     token = token or InfraSettings().nats_token
     return NatsBroker(
         nats_url,
-        middlewares=[NatsTelemetryMiddleware(), ModelsVersionMiddleware],
+        middlewares=[NatsTelemetryMiddleware(), prometheus_middleware(), ModelsVersionMiddleware],
         security=NatsToken(token.get_secret_value) if token else None,
         max_reconnect_attempts=-1,
         reconnect_time_wait=RECONNECT_WAIT_SECONDS,

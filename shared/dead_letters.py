@@ -15,6 +15,7 @@ from faststream.nats import NatsBroker, NatsMessage, NatsRouter
 from pydantic import BaseModel, ValidationError
 
 from shared.contracts import STREAM_NAME
+from shared.metrics.pipeline import count_dead_letter
 from shared.pipeline import work_from_message
 
 logger = logging.getLogger(__name__)
@@ -37,6 +38,7 @@ async def on_max_deliveries(
     pool: asyncpg.Pool = Context("pool"),
     broker: NatsBroker = Context("broker"),
 ) -> None:
+    count_dead_letter(advisory.consumer)
     stored = await broker.connection.jetstream().get_msg(advisory.stream, advisory.stream_seq)
     try:
         work = work_from_message(json.loads(stored.data or b"{}"))

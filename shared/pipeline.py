@@ -24,6 +24,7 @@ from shared.config import pipeline_settings
 from shared.contracts import Consumer, FileEvent, Subject, TurnEvent
 from shared.db import files, turns
 from shared.errors import ConfigurationChanged, PermanentError
+from shared.metrics.pipeline import count_step_failure, count_turn_failed, observe_file_row
 from shared.progress import progress_event
 from shared.usage import WorkContext, working_on
 
@@ -52,6 +53,7 @@ Step = Callable[[E, asyncpg.Pool, NatsBroker], Awaitable[None]]
 async def announce(broker: NatsBroker, row: Mapping[str, Any] | None) -> None:
     """Tell SSE clients about a committed files row (nothing when the step was stale)."""
     if row is not None:
+        observe_file_row(row)
         await publish_progress(broker, row["user_id"], progress_event(row))
         # out now: the worker's other messages may keep the event loop busy with CPU work
         await broker.connection.flush()
@@ -131,9 +133,10 @@ class TurnWork(Work):
         return await turns.turn_exists(pool, user_id=self.event.user_id, turn_id=self.event.turn_id)
 
     async def fail(self, pool: asyncpg.Pool, broker: NatsBroker, reason: str) -> None:
-        await turns.mark_journal_failed(
+        if await turns.mark_journal_failed(
             pool, user_id=self.event.user_id, turn_id=self.event.turn_id, reason=reason
-        )
+        ):
+            count_turn_failed()
 
 
 # the kind of work each family of events asks for; every pipeline event derives from one key
@@ -214,7 +217,9 @@ async def _failed_delivery(
 ) -> None:
     """Hand the message back for a later delivery, or fail the work on the last one."""
     deliveries = msg.raw_message.metadata.num_delivered
-    if deliveries < pipeline_settings().max_deliveries:
+    gave_up = deliveries >= pipeline_settings().max_deliveries
+    count_step_failure(msg.raw_message.subject, gave_up=gave_up)
+    if not gave_up:
         logger.warning("delivery %d of %s failed: %r", deliveries, work.describe(), exc)
         raise NackMessage(delay=pipeline_settings().retry_delay_seconds * deliveries) from exc
     logger.error("giving up on %s after %d deliveries", work.describe(), deliveries, exc_info=exc)

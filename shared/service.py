@@ -1,4 +1,5 @@
-"""A pipeline service process: broker + telemetry + a database pool in the handlers' context."""
+"""A pipeline service process: broker + telemetry + /metrics + a database pool in the handlers'
+context."""
 
 import asyncio
 import logging
@@ -16,6 +17,8 @@ from shared.db.model_calls import database_sink
 from shared.dead_letters import router as dead_letters
 from shared.errors import EXIT_REFUSED
 from shared.live_models import start_watching, stop_watching
+from shared.metrics.server import serve_metrics
+from shared.metrics.settings import metrics_settings
 from shared.providers import registry
 from shared.telemetry import setup_logging, setup_telemetry
 from shared.usage import set_usage_sink
@@ -55,6 +58,7 @@ def create_service(
     broker.include_router(router)
     broker.include_router(dead_letters)
     app = FastStream(broker)
+    serve_metrics(app, broker, metrics_settings())
 
     @app.on_startup
     async def open_pool() -> None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from shared.config import model_settings
+from shared.metrics.models import observe_model_call
 
 logger = logging.getLogger(__name__)
 
@@ -77,6 +78,7 @@ async def record_call(
         cost_usd=model_settings().cost_usd(model, prompt_tokens, completion_tokens),
         outcome=outcome,
     )
+    observe_model_call(call)  # in memory, for /metrics: costs no round trip
     if _sink is None:
         return
     try:

@@ -13,6 +13,7 @@ from shared.config import GatewaySettings, InfraSettings
 from shared.db import create_pool, users
 from shared.launcher.embedded import free_port
 from shared.launcher.stack import Stack, start_stack
+from shared.metrics.settings import MetricsSettings
 
 # property tests check behaviour, not speed: a busy two-core machine must not fail them
 settings.register_profile("artisan", deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -41,7 +42,9 @@ def system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     infra = InfraSettings(data_dir=data_dir, nats_port=free_port(), nats_url="", database_url="")
     gateway = GatewaySettings(host="127.0.0.1", port=free_port())
     env = {**TEST_ENV, "ARTISAN_DATA_DIR": str(data_dir)}
-    stack = start_stack(infra, gateway, compressors=2, extra_env=env)
+    # metrics ports counting up from a free one: another suite on this machine keeps its own
+    metrics = MetricsSettings(metrics_port=free_port())
+    stack = start_stack(infra, gateway, compressors=2, extra_env=env, metrics=metrics)
     yield stack
     stack.stop()
 

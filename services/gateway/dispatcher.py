@@ -21,6 +21,7 @@ from services.gateway import outbox
 from shared.bus import publish_event, publish_progress
 from shared.config import DispatchSettings, dispatch_settings
 from shared.contracts import STREAM_NAME, Consumer, FileUploaded, Subject, TurnCompleted
+from shared.metrics.pipeline import count_redrives
 from shared.progress import progress_event
 from shared.telemetry import continued_trace
 
@@ -143,6 +144,9 @@ class Dispatcher:
             failed = await outbox.fail_stalled_files(conn, **limits, reason=reason)
             turns = await outbox.redrive_turns(conn, **limits)
             turns_failed = await outbox.fail_stalled_turns(conn, **limits, reason=reason)
+        count_redrives(
+            files=len(restarted), turns=turns, failed_files=failed, failed_turns=turns_failed
+        )
         for row in [*restarted, *failed]:
             await publish_progress(self.broker, row["user_id"], progress_event(row))
         if restarted or failed or turns or turns_failed:

@@ -29,6 +29,7 @@ from services.gateway.routes import (
     health,
     journal,
     memory,
+    metrics,
     model_settings,
     openai_compat,
     personas,
@@ -106,13 +107,13 @@ def create_app(
     keyed = (files, events, search, chat, personas, conversations, turns, journal, memory, context)
     for module in (*keyed, documents, model_settings, openai_compat):
         app.include_router(module.router, responses=RATE_LIMITED)
-    for module in (health, formats, web):
+    for module in (health, metrics, formats, web):
         app.include_router(module.router)
     serve_mcp = mount_mcp(app)
     web.mount_static(app)
     app.add_middleware(BodyLimit, limit_for=body_limits(app.state.gateway_settings))
     FastAPIInstrumentor.instrument_app(
-        app, excluded_urls="healthz,readyz", server_request_hook=_without_query_string
+        app, excluded_urls="healthz,readyz,metrics", server_request_hook=_without_query_string
     )
     return app
 

@@ -6,7 +6,9 @@ import signal
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TypeVar
+from urllib.parse import urlsplit
 
 import asyncpg
 
@@ -14,6 +16,7 @@ from shared.config import gateway_settings, infra_settings
 from shared.db import users
 from shared.db.migrations import apply_migrations
 from shared.launcher.embedded import NatsTokenError, PortBusyError, port_is_free
+from shared.launcher.metrics_ports import TARGETS_FILE
 from shared.launcher.reembed import files_in_progress, queue_reembedding
 from shared.launcher.stack import ServiceStartError, ensure_local_user, start_infra, start_stack
 from shared.launcher.supervisor import SERVICES, ServiceProcess, Supervisor
@@ -39,7 +42,8 @@ def up(compressors: int) -> int:
     signal.signal(signal.SIGINT, request_stop)
     try:
         key = ensure_local_user(stack.database_url, infra.data_dir / "local-user.key")
-        print(_banner(stack.gateway_url, key, compressors), flush=True)
+        metrics = _metrics_lines(stack.metrics_urls(), infra.data_dir / TARGETS_FILE)
+        print(_banner(stack.gateway_url, key, compressors, metrics), flush=True)
         while not stop_requested:
             for label in stack.heal():  # the embedded NATS and Postgres, then the services
                 print(f"{label} stopped unexpectedly; restarted it", flush=True)
@@ -62,7 +66,7 @@ def _report_refusal(supervisor: Supervisor, service: ServiceProcess) -> None:
     )
 
 
-def _banner(url: str, key: str, compressors: int) -> str:
+def _banner(url: str, key: str, compressors: int, metrics: str) -> str:
     services = [f"{compressors}× {name}" if name == "compressor" else name for name in SERVICES]
     # the key rides in the fragment, which the browser keeps to itself; the page stores it
     return (
@@ -71,7 +75,18 @@ def _banner(url: str, key: str, compressors: int) -> str:
         f"  services: {', '.join(services)}\n"
         f"  API key of the local user: {key}\n"
         f"  try:  artisan upload ./my-notes   ·   artisan chat\n"
+        f"{metrics}"
         f"Press Ctrl-C to stop.\n"
+    )
+
+
+def _metrics_lines(urls: dict[str, str], targets: Path) -> str:
+    """Where Prometheus finds each process: the gateway's URL, then `label :port` for the rest."""
+    others = [f"{label} :{urlsplit(url).port}" for label, url in urls.items() if label != "gateway"]
+    return (
+        f"  metrics: {urls['gateway']}, and /metrics of each service process on\n"
+        f"    {', '.join(others) or 'no port (ARTISAN_METRICS_PORT=0)'}\n"
+        f"    (as Prometheus targets: {targets})\n"
     )
 
 

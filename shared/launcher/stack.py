@@ -27,7 +27,9 @@ from shared.launcher.embedded import (
     start_postgres,
 )
 from shared.launcher.healing import InfraSupervisor
+from shared.launcher.metrics_ports import TARGETS_FILE, MetricsPorts, write_targets
 from shared.launcher.supervisor import SERVICES, Supervisor
+from shared.metrics.settings import MetricsSettings, metrics_settings
 from shared.secret_box import SECRETS_KEY_ENV, ensure_secrets_key
 
 logger = logging.getLogger(__name__)
@@ -52,6 +54,11 @@ class Stack:
 
     def __post_init__(self) -> None:
         self.infra = InfraSupervisor(self.embedded)
+
+    def metrics_urls(self) -> dict[str, str]:
+        """Every process's /metrics, by process label (the gateway's on its HTTP port)."""
+        ports = self.supervisor.metrics_ports
+        return {"gateway": f"{self.gateway_url}/metrics", **(ports.urls() if ports else {})}
 
     def heal(self) -> list[str]:
         """Restart whatever died, the embedded NATS and Postgres before the services; the names
@@ -117,8 +124,11 @@ def start_stack(
     *,
     compressors: int = 1,
     extra_env: dict[str, str] | None = None,
+    metrics: MetricsSettings | None = None,
 ) -> Stack:
-    """Start everything and wait until the gateway answers /readyz."""
+    """Start everything and wait until the gateway answers /readyz; the metrics endpoints are
+    listed for Prometheus in the data directory (metrics-targets.json)."""
+    metrics = metrics or metrics_settings()
     require_free_port(gateway.host, gateway.port, "the gateway")
     infra.data_dir.mkdir(parents=True, exist_ok=True)
     nats_url, database_url, embedded = start_infra(infra)
@@ -129,9 +139,13 @@ def start_stack(
         "ARTISAN_PORT": str(gateway.port),
         # seals the model keys saved in Settings; like the NATS token, never on a command line
         SECRETS_KEY_ENV: ensure_secrets_key(infra.data_dir),
+        # each process gets its own port (supervisor.py), on the gateway's interface
+        "ARTISAN_METRICS_PORT": str(metrics.metrics_port),
+        "ARTISAN_METRICS_HOST": gateway.host,
         **(extra_env or {}),
     }
-    supervisor = Supervisor(env, log_dir=infra.data_dir / "logs")
+    ports = MetricsPorts(gateway.host, metrics.metrics_port) if metrics.metrics_port else None
+    supervisor = Supervisor(env, log_dir=infra.data_dir / "logs", metrics_ports=ports)
     stack = Stack(
         nats_url, database_url, f"http://{gateway.host}:{gateway.port}", supervisor, embedded
     )
@@ -141,6 +155,7 @@ def start_stack(
         supervisor.start("compressor", replicas=compressors)
         supervisor.start("gateway")
         wait_until_ready(stack.gateway_url, supervisor)
+        write_targets(infra.data_dir / TARGETS_FILE, stack.metrics_urls())
     except BaseException:
         stack.stop()
         raise

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from shared.errors import EXIT_REFUSED
+from shared.launcher.metrics_ports import MetricsPorts
 
 logger = logging.getLogger(__name__)
 
@@ -48,9 +49,15 @@ class ServiceProcess:
 class Supervisor:
     """Owns the service processes of one Artisan instance."""
 
-    def __init__(self, env: dict[str, str], log_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        env: dict[str, str],
+        log_dir: Path | None = None,
+        metrics_ports: MetricsPorts | None = None,
+    ) -> None:
         self.env = {**os.environ, **env}
         self.log_dir = log_dir
+        self.metrics_ports = metrics_ports  # None: the processes read ARTISAN_METRICS_PORT
         self.processes: list[ServiceProcess] = []
         self.refused: list[ServiceProcess] = []  # refused to start: restarting would not help
 
@@ -65,7 +72,7 @@ class Supervisor:
         output = self._log_file(name, replica)
         process = subprocess.Popen(
             [sys.executable, "-m", SERVICES[name]],
-            env=self.env,
+            env=self._env_of(name, replica),
             stdout=output,
             stderr=subprocess.STDOUT if output is not None else None,
             start_new_session=True,  # Ctrl-C reaches the supervisor, which stops children in order
@@ -75,6 +82,14 @@ class Supervisor:
         service = ServiceProcess(name=name, replica=replica, process=process)
         self.processes.append(service)
         return service
+
+    def _env_of(self, name: str, replica: int) -> dict[str, str]:
+        """Every process's environment, with its own metrics port (the gateway serves its
+        metrics on its HTTP port)."""
+        if self.metrics_ports is None or name == "gateway":
+            return self.env
+        port = self.metrics_ports.port_for(f"{name}-{replica}")
+        return {**self.env, "ARTISAN_METRICS_PORT": str(port)}
 
     def _log_file(self, name: str, replica: int) -> BinaryIO | None:
         if self.log_dir is None:
