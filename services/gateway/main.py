@@ -18,6 +18,7 @@ from services.gateway.errors import install_error_handlers
 from services.gateway.fair_use import FairUse
 from services.gateway.mcp_endpoint import MCP_PATH, mcp_body_limit, mount_mcp
 from services.gateway.progress_hub import ProgressHub, connect_hub
+from services.gateway.request_metrics import RequestMetrics
 from services.gateway.routes import (
     chat,
     context,
@@ -112,6 +113,7 @@ def create_app(
     serve_mcp = mount_mcp(app)
     web.mount_static(app)
     app.add_middleware(BodyLimit, limit_for=body_limits(app.state.gateway_settings))
+    app.add_middleware(RequestMetrics)  # outermost: a 413 is counted too (as unmatched)
     FastAPIInstrumentor.instrument_app(
         app, excluded_urls="healthz,readyz,metrics", server_request_hook=_without_query_string
     )

@@ -78,6 +78,11 @@ def expected_moves(types: Counter[str]) -> Expected:
     received = "artisan_received_messages_total"
     strategic, factual = types["strategic"], types["factual"]
     return {
+        (
+            "gateway",
+            "artisan_http_requests_total",
+            (("method", "POST"), ("route", "/v1/files"), ("status", "202")),
+        ): 1,
         ("gateway", "artisan_published_messages_total", (("destination", "file.uploaded"),)): 1,
         ("extractor", received, (("handler", "file.uploaded"),)): 1,
         ("chunker", received, (("handler", "file.extracted"),)): 1,
