@@ -1,6 +1,8 @@
 """Session fixtures: a real Artisan system (embedded NATS + PostgreSQL, every service a process)."""
 
 import os
+import shutil
+import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
@@ -34,6 +36,30 @@ TEST_ENV = {
     # budget's steady rate, for up to minutes; the limits have tests of their own (test_fair_use)
     "ARTISAN_RATE_LIMIT_PER_MINUTE": "6000",
 }
+
+
+_OWN_BASETEMP = pytest.StashKey[str]()
+_FAILED = pytest.StashKey[bool]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Each run in a base directory of its own: pgserver opens the directories above a data
+    directory to its `pgserver` user, and every pytest start closes /tmp/pytest-of-<user> again,
+    so a second run beside this one (a developer's, another checkout's) would lock this run's
+    embedded PostgreSQL out of its own files."""
+    if config.option.basetemp is None and not hasattr(config, "workerinput"):
+        config.option.basetemp = tempfile.mkdtemp(prefix="artisan-tests-")
+        config.stash[_OWN_BASETEMP] = config.option.basetemp
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    own = config.stash.get(_OWN_BASETEMP, None)
+    if own is not None and not config.stash.get(_FAILED, False):
+        shutil.rmtree(own, ignore_errors=True)  # a failed run's files are kept to look at
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    session.config.stash[_FAILED] = exitstatus != 0
 
 
 @pytest.fixture(scope="session")

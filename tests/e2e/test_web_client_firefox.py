@@ -39,7 +39,8 @@ async def test_the_client_works_in_firefox(
         # open at once: Firefox reports it only once bytes arrive (the stream's first retry: field)
         await page.wait_for("document.body.dataset.stream === 'open'", timeout=5)
         assert await page.evaluate("document.querySelectorAll('#personas .persona').length") == 6
-        assert await page.evaluate("document.querySelectorAll('.turn').length") == 1
+        # the history arrives after the stream opens
+        await page.wait_for("document.querySelectorAll('.turn').length === 1")
         await page.evaluate("document.getElementById('files-button').click()")
         await page.wait_for("document.querySelector('#file-list [data-status=ready]')")
 
