@@ -4,7 +4,7 @@ with buckets past 10 s, and exceptions, labelled by subject, never by an id."""
 import uuid
 
 import pytest
-from faststream.nats import NatsBroker, TestNatsBroker
+from faststream.nats import JStream, NatsBroker, PullSub, TestNatsBroker
 from prometheus_client import CollectorRegistry
 
 from shared.contracts import Subject, progress_subject
@@ -73,3 +73,25 @@ def test_a_second_broker_in_one_process_shares_the_metrics() -> None:
     registry = CollectorRegistry()
     prometheus_middleware(registry)
     prometheus_middleware(registry)  # a second create_broker: no "Duplicated timeseries"
+
+
+async def test_a_batch_handler_is_counted_under_its_subject() -> None:
+    """A batch consumer (pull batches) is labelled like any handler (the test broker hands it
+    one message a batch, so this does not tell per-message from per-batch counting)."""
+    registry = CollectorRegistry()
+    broker = NatsBroker(middlewares=[prometheus_middleware(registry)])
+    stream = JStream("METRICS_TEST", declare=False)
+    batch = PullSub(batch_size=10, batch=True)
+
+    @broker.subscriber(Subject.CHUNK_READY_FACTUAL.value, stream=stream, pull_sub=batch)
+    async def on_chunks(bodies: list[dict]) -> None:
+        pass
+
+    async with TestNatsBroker(broker) as test_broker:
+        for _ in range(3):
+            await test_broker.publish(
+                {"n": 1}, Subject.CHUNK_READY_FACTUAL.value, stream="METRICS_TEST"
+            )
+
+    labels = {"app_name": "artisan", "broker": "nats", "handler": "chunk.ready.factual"}
+    assert registry.get_sample_value("artisan_received_messages_total", labels) == 3
