@@ -63,5 +63,8 @@ async def watch_queues(broker: NatsBroker, interval: float = REFRESH_SECONDS) ->
     """Refresh this process's consumers' depths until cancelled."""
     consumers = durable_consumers(broker)
     while True:
-        await refresh(broker, consumers)
+        try:
+            await refresh(broker, consumers)
+        except Exception:  # the bus is away, say: the next round tries again
+            logger.warning("could not refresh the queue depths", exc_info=True)
         await asyncio.sleep(interval)
