@@ -34,6 +34,9 @@ from shared.db import context as queries
 JOURNAL_KINDS = ("turn", "journal")
 Lexemes = dict[str, frozenset[str]]  # a text's lexemes, by text
 REMEMBERED_CUTS = 5_000  # journal cuts whose rendered text is kept (see cut_text)
+# the stored turns a caller's own earlier turns are looked for in: an API client's chats share
+# one conversation, so a chat's turns need not be the very last ones
+CALLER_MATCHES = 50
 
 
 @dataclass
@@ -63,14 +66,14 @@ async def read_conversation(
 async def _recent_turns(
     conn: asyncpg.Connection, request: ContextRequest, settings: ChatSettings
 ) -> list[asyncpg.Record]:
-    if request.recent is not None:
-        return []  # the caller said what was just said (with_caller_messages)
+    """P1's turns; for a caller who says what was just said, the stored turns theirs may be
+    (with_caller_messages gives a match its id)."""
     return await queries.recent_turns(
         conn,
         user_id=request.user_id,
         persona=request.persona,
         conversation_id=request.conversation_id,
-        limit=settings.recent_turns,
+        limit=settings.recent_turns if request.recent is None else CALLER_MATCHES,
         exclude=request.exclude_turn_id,
     )
 
@@ -194,7 +197,10 @@ async def conversation_side(
         conversation = await read_conversation(conn, request, settings)
         plans = conversation_plans(conversation, request.query)
         if request.recent is not None:
-            with_caller_messages(plans, request.recent, request.persona, settings.recent_turns)
+            stored = [(t["user_message"], t["id"]) for t in conversation.recent]
+            with_caller_messages(
+                plans, request.recent, request.persona, settings.recent_turns, stored
+            )
         if conversation.count <= settings.journal_recent:
             plans.append(SectionPlan("recalled", "P5"))
         else:

@@ -162,11 +162,22 @@ async def test_earlier_messages_are_p1_and_system_messages_instructions(
     assert sections_of(row)["recent_turns"] == 0 and sections_of(row)["instructions"] == 0
 
 
+async def build_context(system: Stack, request: ContextRequest) -> dict[str, Any]:
+    """The context service's sections for `request`, asked over NATS as the chat service asks."""
+    [embedded] = [e for e in system.embedded if isinstance(e, EmbeddedNats)]
+    bus = await nats.connect(system.nats_url, token=embedded.token.get_secret_value())
+    try:
+        reply = await bus.request(
+            Request.CONTEXT_BUILD.value, request.model_dump_json().encode(), timeout=15
+        )
+    finally:
+        await bus.close()
+    return {s.name: s for s in ContextBundle.model_validate_json(reply.data).sections}
+
+
 async def test_the_context_service_reads_the_callers_turns_as_p1(
     system: Stack, user: httpx.AsyncClient
 ) -> None:
-    [embedded] = [e for e in system.embedded if isinstance(e, EmbeddedNats)]
-    bus = await nats.connect(system.nats_url, token=embedded.token.get_secret_value())
     request = ContextRequest(
         user_id=user.user_id,  # type: ignore[attr-defined]
         persona="gunnar",
@@ -177,19 +188,39 @@ async def test_the_context_service_reads_the_callers_turns_as_p1(
             ("assistant", "Noted [Ref: 3]."),
         ],
     )
-    try:
-        reply = await bus.request(
-            Request.CONTEXT_BUILD.value, request.model_dump_json().encode(), timeout=15
-        )
-    finally:
-        await bus.close()
-    sections = {s.name: s for s in ContextBundle.model_validate_json(reply.data).sections}
+    sections = await build_context(system, request)
     [turn] = sections["recent_turns"].items
     assert turn.text == (
         "[earlier in this chat · gunnar]\nUser: Our project codename is Bluefin.\ngunnar: Noted."
     )
     [instruction] = sections["instructions"].items
     assert instruction.text == "Instruction for this answer: Answer in French."
+
+
+async def test_a_callers_earlier_turn_enters_once_though_it_is_journaled(
+    system: Stack, caller: AsyncOpenAI, user: httpx.AsyncClient, db: asyncpg.Pool
+) -> None:
+    """The turn the caller sends back was stored (and journaled) when it was answered: P1 holds
+    it under its stored id, so P4 does not hold its Artisan Cut as well."""
+    said = {"role": "user", "content": "What should we name the launch?"}
+    first = await caller.chat.completions.create(model="artisan-gunnar", messages=[said])
+    turn_id = first.model_extra["artisan"]["turn_id"]
+    row = await wait_for_journal(db, turn_id)
+    assert row["journal_status"] == "journaled", row["journal_error"]
+    request = ContextRequest(
+        user_id=user.user_id,  # type: ignore[attr-defined]
+        persona="gunnar",
+        query="And the one after it?",
+        conversation_id=first.model_extra["artisan"]["conversation_id"],
+        recent=[("user", said["content"]), ("assistant", first.choices[0].message.content)],
+    )
+    sections = await build_context(system, request)
+    assert [str(item.id) for item in sections["recent_turns"].items] == [turn_id]
+    assert turn_id not in {str(item.id) for item in sections["journal"].items}
+
+    # without the match the same turn would enter twice: P4 holds its cut for any other question
+    alone = await build_context(system, request.model_copy(update={"recent": []}))
+    assert turn_id in {str(item.id) for item in alone["journal"].items}
 
 
 async def test_an_invalid_key_is_an_authentication_error(system: Stack) -> None:

@@ -10,6 +10,7 @@ from services.context.caller_messages import (
     turn_text,
     with_caller_messages,
 )
+from shared.secrets import redact
 
 CHAT = [
     ("system", "Answer in French."),
@@ -91,3 +92,26 @@ def test_the_same_words_twice_are_two_turns_not_one() -> None:
     ]
     candidates = recent_candidates(messages, "gunnar", limit=5)
     assert len({c.id for c in candidates}) == 2
+
+
+def test_a_stored_caller_turn_takes_its_id_so_its_cut_does_not_enter_again() -> None:
+    secret = "sk-abcdefghijklmnopqrstuvwxyz123456"
+    messages = [
+        ("user", "Go on."),
+        ("assistant", "Yes."),
+        ("user", f"Is {secret} our key?"),
+        ("assistant", "Do not share it."),
+        ("user", "Go on."),
+        ("assistant", "No."),
+    ]
+    first, keyed, second = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    # as the superjournal keeps them: questions redacted, oldest first
+    stored = [("Go on.", first), (redact(f"Is {secret} our key?").text, keyed), ("Go on.", second)]
+    candidates = recent_candidates(messages, "gunnar", limit=5, stored=stored)
+    assert [c.id for c in candidates] == [first, keyed, second]  # each stored turn once
+
+    cut = Candidate("journal", keyed, "Arc: the key is not to be shared")
+    plans = [SectionPlan("recent_turns", "P1"), SectionPlan("journal", "P4", [cut])]
+    with_caller_messages(plans, messages, "gunnar", limit=5, stored=stored)
+    p1, p4 = fill(plans, cap=10_000).sections
+    assert len(p1.items) == 3 and p4.items == []
