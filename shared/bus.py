@@ -10,7 +10,7 @@ from nats.js.api import ConsumerConfig, DeliverPolicy, StreamConfig
 from nats.js.errors import BadRequestError
 from pydantic import SecretStr
 
-from shared.config import InfraSettings, pipeline_settings
+from shared.config import InfraSettings, nats_servers, pipeline_settings
 from shared.contracts import (
     STREAM_NAME,
     STREAM_SUBJECTS,
@@ -25,8 +25,15 @@ from shared.live_models import ModelsVersionMiddleware
 from shared.metrics.bus import prometheus_middleware
 
 STREAM_MAX_AGE_SECONDS = 7 * 24 * 3600
+# ARTISAN_STREAM_REPLICAS, read once per process (a deployment starts all of them with the same);
+# the consumers leave num_replicas at 0, so they follow the stream's
+STREAM_REPLICAS = InfraSettings().stream_replicas
 STREAM = JStream(
-    STREAM_NAME, subjects=STREAM_SUBJECTS, max_age=STREAM_MAX_AGE_SECONDS, declare=True
+    STREAM_NAME,
+    subjects=STREAM_SUBJECTS,
+    max_age=STREAM_MAX_AGE_SECONDS,
+    num_replicas=STREAM_REPLICAS,
+    declare=True,
 )
 
 
@@ -35,12 +42,13 @@ RECONNECT_WAIT_SECONDS = 1  # between connection attempts, for as long as NATS i
 
 def create_broker(nats_url: str, *, token: SecretStr | None = None, **kwargs: Any) -> NatsBroker:
     """A broker that waits for NATS at start and reconnects forever: a NATS restarted by `artisan
-    up` (or Docker) finds every client again. `token` defaults to ARTISAN_NATS_TOKEN, read at
+    up` (or Docker) finds every client again; with a cluster's URLs (comma-separated), it moves
+    to another server when its own dies. `token` defaults to ARTISAN_NATS_TOKEN, read at
     this call (the process that starts an embedded NATS puts its token there); a wrong token
     fails the connection at once instead of retrying."""
     token = token or InfraSettings().nats_token
     return NatsBroker(
-        nats_url,
+        nats_servers(nats_url),
         middlewares=[NatsTelemetryMiddleware(), prometheus_middleware(), ModelsVersionMiddleware],
         security=NatsToken(token.get_secret_value) if token else None,
         max_reconnect_attempts=-1,
@@ -52,7 +60,10 @@ def create_broker(nats_url: str, *, token: SecretStr | None = None, **kwargs: An
 async def ensure_stream(broker: NatsBroker) -> None:
     """Declare the stream (idempotent) for a process that only publishes, like the gateway."""
     config = StreamConfig(
-        name=STREAM_NAME, subjects=STREAM_SUBJECTS, max_age=STREAM_MAX_AGE_SECONDS
+        name=STREAM_NAME,
+        subjects=STREAM_SUBJECTS,
+        max_age=STREAM_MAX_AGE_SECONDS,
+        num_replicas=STREAM_REPLICAS,
     )
     jetstream = broker.connection.jetstream()
     try:

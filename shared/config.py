@@ -23,10 +23,24 @@ class _ArtisanSettings(BaseSettings):
 class InfraSettings(_ArtisanSettings):
     """Where the bus and the database are; empty URLs mean 'start the embedded ones'."""
 
-    nats_url: str = Field("", description="nats:// URL of a JetStream-enabled server")
+    nats_url: str = Field(
+        "",
+        description="nats:// URL of a JetStream-enabled server, or the URLs of a cluster's"
+        " servers separated by commas (clients connect to any and move on when one dies)",
+    )
     database_url: str = Field("", description="postgresql:// URL of a server with pgvector")
     data_dir: Path = Field(Path.home() / ".artisan", description="embedded NATS/Postgres data")
     nats_port: int = Field(4222, description="port of the embedded NATS server")
+    nats_cluster: int = Field(
+        1, ge=1, description="embedded NATS servers; 3 forms a local JetStream cluster"
+    )
+    stream_replicas: int = Field(
+        1,
+        ge=1,
+        le=5,
+        description="copies of the stream (and its consumers) JetStream keeps, each on its own"
+        " server of a cluster: 3 loses nothing when one of three servers dies",
+    )
     nats_token: SecretStr | None = Field(
         None, description="NATS auth token; `artisan up` makes a new one per start unless set"
     )
@@ -36,6 +50,11 @@ class InfraSettings(_ArtisanSettings):
         description="seals the model API keys saved in Settings (shared/secret_box.py); `artisan"
         " up` makes one in the data directory unless set",
     )
+
+
+def nats_servers(nats_url: str) -> list[str]:
+    """The server URLs of ARTISAN_NATS_URL: one, or a cluster's separated by commas."""
+    return [url.strip() for url in nats_url.split(",") if url.strip()]
 
 
 class GatewaySettings(_ArtisanSettings):

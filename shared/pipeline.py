@@ -17,11 +17,12 @@ from faststream import Context
 from faststream.exceptions import NackMessage
 from faststream.nats import NatsBroker, NatsMessage, NatsRouter
 from nats import errors as nats_errors
+from nats.js import errors as jetstream_errors
 from pydantic import BaseModel, TypeAdapter
 
 from shared.bus import publish_progress, work_queue
 from shared.config import pipeline_settings
-from shared.contracts import Consumer, FileEvent, Subject, TurnEvent
+from shared.contracts import STREAM_NAME, Consumer, FileEvent, Subject, TurnEvent
 from shared.db import files, turns
 from shared.errors import ConfigurationChanged, PermanentError
 from shared.metrics.pipeline import count_step_failure, count_turn_failed, observe_file_row
@@ -40,6 +41,9 @@ OUTAGE_ERRORS = (
     nats_errors.NoServersError,
     nats_errors.TimeoutError,
     nats_errors.StaleConnectionError,
+    # a replicated stream between leaders (its server died): no answer until one is elected
+    jetstream_errors.NoStreamResponseError,
+    jetstream_errors.ServiceUnavailableError,
 )
 # reruns of one delivery after outage errors; bounds a misread error that keeps recurring
 MAX_OUTAGE_RERUNS = 20
@@ -237,6 +241,8 @@ async def _reachable(pool: asyncpg.Pool, broker: NatsBroker) -> bool:
     try:
         async with asyncio.timeout(PROBE_TIMEOUT_SECONDS):
             await pool.fetchval("SELECT 1")
+            # answered by the stream's leader, so not while a cluster elects a new one
+            await broker.connection.jetstream().stream_info(STREAM_NAME)
     except Exception:
         return False
     return True

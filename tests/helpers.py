@@ -11,6 +11,7 @@ from uuid import UUID
 
 import asyncpg
 import httpx
+from pydantic import SecretStr
 
 from shared.config import GatewaySettings, InfraSettings
 from shared.db import create_pool, files, users
@@ -124,11 +125,22 @@ NO_RATE_LIMITS = {
 
 @contextmanager
 def own_stack(
-    data_dir: Path, env: dict[str, str] | None = None, compressors: int = 1
+    data_dir: Path,
+    env: dict[str, str] | None = None,
+    compressors: int = 1,
+    *,
+    nats_url: str = "",
+    nats_token: SecretStr | None = None,
 ) -> Iterator[Stack]:
     """A whole system of its own (embedded NATS + PostgreSQL, every service) in `data_dir`;
-    without request rate limits unless `env` sets them (benchmarks load corpora as one user)."""
-    infra = InfraSettings(data_dir=data_dir, nats_port=free_port(), nats_url="", database_url="")
+    without request rate limits unless `env` sets them (benchmarks load corpora as one user).
+    With `nats_url` (and its token), the services use that NATS instead of an embedded one."""
+    # without a token of its own, the stack shares the one in this process's environment (the
+    # session system's), so every system's clients here present the same
+    token = {"nats_token": nats_token} if nats_token else {}
+    infra = InfraSettings(
+        data_dir=data_dir, nats_port=free_port(), nats_url=nats_url, database_url="", **token
+    )
     stack = start_stack(
         infra,
         GatewaySettings(port=free_port()),

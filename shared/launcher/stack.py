@@ -24,6 +24,7 @@ from shared.launcher.embedded import (
     require_free_port,
     running_nats_token,
     start_nats,
+    start_nats_cluster,
     start_postgres,
 )
 from shared.launcher.healing import InfraSupervisor
@@ -41,6 +42,8 @@ class ServiceStartError(RuntimeError):
 
 
 PIPELINE_SERVICES = [name for name in SERVICES if name not in ("gateway", "compressor")]
+NATS_ROUTE_PORT_OFFSET = 2000  # an embedded cluster's routes: 6222… beside clients on 4222…
+MAX_STREAM_REPLICAS = 5  # JetStream's limit
 
 
 @dataclass
@@ -74,7 +77,8 @@ class Stack:
 def start_infra(
     infra: InfraSettings, *, attach: bool = False
 ) -> tuple[str, str, list[EmbeddedNats | EmbeddedPostgres]]:
-    """Use ARTISAN_NATS_URL / ARTISAN_DATABASE_URL when set, else start the embedded servers.
+    """Use ARTISAN_NATS_URL / ARTISAN_DATABASE_URL when set, else start the embedded servers
+    (ARTISAN_NATS_CLUSTER of them for NATS: one, or a local JetStream cluster).
 
     An embedded NATS gets ARTISAN_NATS_TOKEN, or a new random token; the token is put in this
     process's environment, where its own clients (shared/bus.py) and the services it starts
@@ -89,11 +93,9 @@ def start_infra(
     try:
         if not nats_url:
             token = token or new_nats_token()
-            nats = start_nats(
-                infra.data_dir / "nats", infra.nats_port, infra.data_dir / "nats.log", token=token
-            )
-            embedded.append(nats)
-            nats_url = nats.url
+            servers = _start_embedded_nats(infra, token)
+            embedded.extend(servers)
+            nats_url = ",".join(server.url for server in servers)
         if not database_url:
             postgres = start_postgres(infra.data_dir / "pgdata")
             embedded.append(postgres)
@@ -108,8 +110,20 @@ def start_infra(
     return nats_url, database_url, embedded
 
 
+def _start_embedded_nats(infra: InfraSettings, token: SecretStr) -> list[EmbeddedNats]:
+    """One server on ARTISAN_NATS_PORT, or a cluster on the ports from there up."""
+    if infra.nats_cluster == 1:
+        log_file = infra.data_dir / "nats.log"
+        return [start_nats(infra.data_dir / "nats", infra.nats_port, log_file, token=token)]
+    ports = [infra.nats_port + n for n in range(infra.nats_cluster)]
+    routes = [port + NATS_ROUTE_PORT_OFFSET for port in ports]
+    cluster_dir = infra.data_dir / "nats-cluster"
+    return start_nats_cluster(cluster_dir, ports, routes, infra.data_dir, token=token)
+
+
 def _running_token(infra: InfraSettings) -> SecretStr:
-    token = running_nats_token(infra.data_dir / "nats")
+    first_node = infra.data_dir / "nats-cluster" / "nats-1"
+    token = running_nats_token(infra.data_dir / "nats") or running_nats_token(first_node)
     if token is None:
         raise NatsTokenError(
             f"NATS runs on port {infra.nats_port}, but not one that `artisan up` started as"
@@ -135,6 +149,7 @@ def start_stack(
     env = {
         "ARTISAN_NATS_URL": nats_url,
         "ARTISAN_DATABASE_URL": database_url,
+        "ARTISAN_STREAM_REPLICAS": str(stream_replicas(infra)),
         "ARTISAN_HOST": gateway.host,
         "ARTISAN_PORT": str(gateway.port),
         # seals the model keys saved in Settings; like the NATS token, never on a command line
@@ -160,6 +175,13 @@ def start_stack(
         stack.stop()
         raise
     return stack
+
+
+def stream_replicas(infra: InfraSettings) -> int:
+    """ARTISAN_STREAM_REPLICAS when set; else one copy on each server of an embedded cluster."""
+    if "stream_replicas" in infra.model_fields_set or infra.nats_url:
+        return infra.stream_replicas
+    return min(infra.nats_cluster, MAX_STREAM_REPLICAS)
 
 
 def wait_until_ready(gateway_url: str, supervisor: Supervisor, timeout: float = 60.0) -> None:
