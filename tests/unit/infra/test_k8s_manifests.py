@@ -194,6 +194,8 @@ def test_nats_is_a_three_node_jetstream_cluster_on_volumes(objects: Objects) -> 
     [claim] = nats["spec"]["volumeClaimTemplates"]
     assert mounts[claim["metadata"]["name"]] == "/data"
     assert of_kind(objects, "Service")[headless]["spec"]["publishNotReadyAddresses"] is True
+    settings = of_kind(objects, "ConfigMap")["artisan-config"]["data"]
+    assert int(settings["ARTISAN_STREAM_REPLICAS"]) == replicas  # a node lost loses nothing
 
 
 def test_nats_server_accepts_its_config(objects: Objects, tmp_path: Any) -> None:
