@@ -13,6 +13,7 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings
 
 import shared.service  # noqa: F401  (loads every settings class a service uses)
+from services.gateway.routes import health
 from shared.launcher.embedded import nats_server_binary
 from shared.launcher.supervisor import SERVICES
 from tests.unit.infra.manifests import (
@@ -157,6 +158,10 @@ def test_the_gateway_is_ready_only_with_nats_and_postgres(objects: Objects) -> N
     container = service_container(objects, "gateway")
     assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
     assert container["livenessProbe"]["httpGet"]["path"] == "/healthz"
+    probed = {
+        container[p]["httpGet"]["path"] for p in ("startupProbe", "livenessProbe", "readinessProbe")
+    }
+    assert probed <= {route.path for route in health.router.routes}  # the gateway serves them
     env = {e["name"]: e.get("value") for e in container["env"]}
     assert env["ARTISAN_HOST"] == "0.0.0.0"
     service = of_kind(objects, "Service")["gateway"]
