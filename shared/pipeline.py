@@ -6,6 +6,7 @@ import itertools
 import logging
 import os
 import signal
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
@@ -26,7 +27,7 @@ from shared.contracts import STREAM_NAME, Consumer, FileEvent, Subject, TurnEven
 from shared.db import files, turns
 from shared.errors import ConfigurationChanged, PermanentError
 from shared.metrics.pipeline import count_step_failure, count_turn_failed, observe_file_row
-from shared.progress import progress_event
+from shared.progress import ProgressThrottle, progress_event
 from shared.usage import WorkContext, working_on
 
 logger = logging.getLogger(__name__)
@@ -54,9 +55,13 @@ E = TypeVar("E", bound=FileEvent | TurnEvent)
 Step = Callable[[E, asyncpg.Pool, NatsBroker], Awaitable[None]]
 
 
+_throttle = ProgressThrottle()
+
+
 async def announce(broker: NatsBroker, row: Mapping[str, Any] | None) -> None:
-    """Tell SSE clients about a committed files row (nothing when the step was stale)."""
-    if row is not None:
+    """Tell SSE clients about a committed files row (nothing when the step was stale); a chunk
+    count only a moment after the file's last event waits for the next one."""
+    if row is not None and _throttle.should_send(row, time.monotonic()):
         observe_file_row(row)
         await publish_progress(broker, row["user_id"], progress_event(row))
         # out now: the worker's other messages may keep the event loop busy with CPU work

@@ -1,6 +1,7 @@
 """Pipeline stages and their progress ranges (DESIGN.md; the whole-file summary runs at 95),
 and the event built from a files row."""
 
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -75,3 +76,26 @@ def progress_event(row: Mapping[str, Any]) -> ProgressEvent:
         message=row_message(row),
         updated_at=row["updated_at"],
     )
+
+
+class ProgressThrottle:
+    """Which progress events of a process to send: every stage change at once, a file's chunk
+    counts at most every `interval` seconds (a 500-chunk file would otherwise send 500 events,
+    each a publish and a fan-out, for a bar that moves a pixel). The row stays the truth: a
+    skipped count is in the next event and in what a reconnecting client reads."""
+
+    def __init__(self, interval: float = 0.25, remembered: int = 10_000) -> None:
+        self.interval = interval
+        self.remembered = remembered
+        self._last: OrderedDict[Any, tuple[str, float]] = OrderedDict()
+
+    def should_send(self, row: Mapping[str, Any], now: float) -> bool:
+        file_id, stage = row["id"], row["processing_stage"]
+        last = self._last.get(file_id)
+        if last is not None and last[0] == stage and now - last[1] < self.interval:
+            return False
+        self._last[file_id] = (stage, now)
+        self._last.move_to_end(file_id)
+        if len(self._last) > self.remembered:
+            self._last.popitem(last=False)
+        return True
