@@ -15,6 +15,7 @@ import asyncpg
 import httpx
 import nats
 import pytest
+from nats.errors import TimeoutError as NatsTimeoutError
 from nats.js import JetStreamContext
 from nats.js.api import StreamInfo
 
@@ -40,6 +41,7 @@ logger = logging.getLogger(__name__)
 SERVERS = 3
 FILES = 20
 SETTLE_SECONDS = 60.0
+JETSTREAM_TIMEOUT_SECONDS = 5.0
 TEXT_FORMATS = ("memo.md", "facts.txt", "plan.rst", "worker.log", "call.vtt", "market.html")
 
 
@@ -61,13 +63,15 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[EmbeddedN
 def clustered(
     tmp_path_factory: pytest.TempPathFactory, cluster: list[EmbeddedNats]
 ) -> Iterator[Stack]:
-    """Every service attached to the cluster through ARTISAN_NATS_URL's three URLs."""
+    """Every service attached to the cluster through ARTISAN_NATS_URL's three URLs; one process
+    each (replicas of one service started together on a new cluster may race to create their
+    durable consumer: README, "NATS cluster")."""
     urls = ",".join(node.url for node in cluster)
     env = {**TEST_ENV, "ARTISAN_STREAM_REPLICAS": str(SERVERS)}
     with own_stack(
         tmp_path_factory.mktemp("clustered"),
         env=env,
-        compressors=2,
+        compressors=1,
         nats_url=urls,
         nats_token=cluster[0].token,
     ) as stack:
@@ -187,7 +191,7 @@ async def _jetstream(cluster: list[EmbeddedNats]) -> AsyncIterator[JetStreamCont
     token = cluster[0].token.get_secret_value()
     client = await nats.connect(servers, token=token, error_cb=_quiet, reconnect_time_wait=0.2)
     try:
-        yield client.jetstream(timeout=10)
+        yield client.jetstream(timeout=JETSTREAM_TIMEOUT_SECONDS)
     finally:
         await client.close()
 
@@ -305,7 +309,10 @@ async def _wait_caught_up(
     started = time.monotonic()
     deadline = started + SETTLE_SECONDS
     while time.monotonic() < deadline:
-        stream = await jetstream.stream_info(stream_name)
+        try:
+            stream = await jetstream.stream_info(stream_name)
+        except NatsTimeoutError:  # asked while the stream had no leader: nobody answers that
+            continue
         peers = (
             {peer.name: peer for peer in (stream.cluster.replicas or [])} if stream.cluster else {}
         )
