@@ -24,11 +24,11 @@ from shared.launcher.embedded import (
     require_free_port,
     running_nats_token,
     start_nats,
-    start_nats_cluster,
     start_postgres,
 )
 from shared.launcher.healing import InfraSupervisor
 from shared.launcher.metrics_ports import TARGETS_FILE, MetricsPorts, write_targets
+from shared.launcher.nats_cluster import start_nats_cluster
 from shared.launcher.supervisor import SERVICES, Supervisor
 from shared.metrics.settings import MetricsSettings, metrics_settings
 from shared.secret_box import SECRETS_KEY_ENV, ensure_secrets_key

@@ -22,14 +22,9 @@ from nats.js.api import StreamInfo
 from shared.config import InfraSettings
 from shared.contracts import STREAM_NAME, Consumer
 from shared.db import create_pool
-from shared.launcher.embedded import (
-    EmbeddedNats,
-    free_port,
-    new_nats_token,
-    port_is_free,
-    start_nats_cluster,
-)
+from shared.launcher.embedded import EmbeddedNats, free_port, new_nats_token, port_is_free
 from shared.launcher.healing import InfraSupervisor
+from shared.launcher.nats_cluster import start_nats_cluster
 from shared.launcher.stack import NATS_ROUTE_PORT_OFFSET, Stack, start_infra
 from tests.conftest import TEST_ENV
 from tests.fixtures import documents
@@ -42,7 +37,6 @@ SERVERS = 3
 FILES = 20
 SETTLE_SECONDS = 60.0
 JETSTREAM_TIMEOUT_SECONDS = 5.0
-TEXT_FORMATS = ("memo.md", "facts.txt", "plan.rst", "worker.log", "call.vtt", "market.html")
 
 
 @pytest.fixture(scope="module")
@@ -211,28 +205,8 @@ async def _leader(jetstream: JetStreamContext, cluster: list[EmbeddedNats]) -> E
     return next(node for node in cluster if _name(node) == name)
 
 
-def _mixed_files() -> list[tuple[str, bytes]]:
-    """FILES small files of every format: each binary one once, the text ones in revisions."""
-    every = documents.every_format()
-    files = [(name, data) for name, data in every.items() if name not in TEXT_FORMATS]
-    for n in range(FILES - len(files)):
-        name = TEXT_FORMATS[n % len(TEXT_FORMATS)]
-        stem, suffix = name.rsplit(".", 1)
-        files.append((f"{stem}-{n}.{suffix}", _revised(suffix, every[name].decode(), n)))
-    return files
-
-
-def _revised(suffix: str, text: str, n: int) -> bytes:
-    """The text with a line of its own: new content (the same bytes again are the same file)."""
-    if suffix == "html":
-        return text.replace("</body>", f"<p>Revision {n}.</p></body>").encode()
-    if suffix == "vtt":
-        return f"{text}\nNOTE revision {n}\n".encode()
-    return f"{text}\nRevision {n}.\n".encode()
-
-
 async def _upload_mixed_files(client: httpx.AsyncClient) -> list[str]:
-    parts = [("files", (name, data)) for name, data in _mixed_files()]
+    parts = [("files", (name, data)) for name, data in documents.of_every_format(FILES)]
     response = await client.post("/v1/files", files=parts)
     assert response.status_code == 202, response.text
     ids = [record["id"] for record in response.json()["items"]]
