@@ -17,39 +17,21 @@ import asyncpg
 from faststream import Context
 from faststream.exceptions import NackMessage
 from faststream.nats import NatsBroker, NatsMessage, NatsRouter
-from nats import errors as nats_errors
-from nats.js import errors as jetstream_errors
 from pydantic import BaseModel, TypeAdapter
 
 from shared.bus import publish_progress, work_queue
 from shared.config import pipeline_settings
-from shared.contracts import STREAM_NAME, Consumer, FileEvent, Subject, TurnEvent
+from shared.contracts import Consumer, FileEvent, Subject, TurnEvent
 from shared.db import files, turns
 from shared.errors import ConfigurationChanged, PermanentError
 from shared.metrics.pipeline import count_step_failure, count_turn_failed, observe_file_row
+from shared.outages import is_outage, wait_for_infrastructure
 from shared.progress import ProgressThrottle, progress_event
 from shared.usage import WorkContext, working_on
 
 logger = logging.getLogger(__name__)
-# errors that say the database or the bus went away, not that the work is wrong (a bare
-# ConnectionError may be a model endpoint's: for those, a probe of both decides)
-OUTAGE_ERRORS = (
-    asyncpg.PostgresConnectionError,
-    asyncpg.InterfaceError,
-    asyncpg.exceptions.OperatorInterventionError,  # the server is shutting down or restarting
-    nats_errors.ConnectionClosedError,
-    nats_errors.ConnectionReconnectingError,
-    nats_errors.NoServersError,
-    nats_errors.TimeoutError,
-    nats_errors.StaleConnectionError,
-    # a replicated stream between leaders (its server died): no answer until one is elected
-    jetstream_errors.NoStreamResponseError,
-    jetstream_errors.ServiceUnavailableError,
-)
 # reruns of one delivery after outage errors; bounds a misread error that keeps recurring
 MAX_OUTAGE_RERUNS = 20
-PROBE_TIMEOUT_SECONDS = 5.0
-MAX_PROBE_PAUSE_SECONDS = 5.0
 E = TypeVar("E", bound=FileEvent | TurnEvent)
 # a pipeline step: the work one event asks for, given the pool and the broker to publish on
 Step = Callable[[E, asyncpg.Pool, NatsBroker], Awaitable[None]]
@@ -196,11 +178,11 @@ async def run_step(
                 os.kill(os.getpid(), signal.SIGTERM)
                 raise NackMessage(delay=1.0) from exc
             except Exception as exc:
-                if reruns < MAX_OUTAGE_RERUNS and await _outage(exc, pool, broker):
+                if reruns < MAX_OUTAGE_RERUNS and await is_outage(exc, pool, broker):
                     logger.warning(
                         "%s waits for the database and the bus: %r", work.describe(), exc
                     )
-                    await _wait_for_infrastructure(pool, broker)
+                    await wait_for_infrastructure(pool, broker)
                     continue
                 await _failed_delivery(work, msg, pool, broker, exc)
                 return
@@ -233,33 +215,6 @@ async def _failed_delivery(
         raise NackMessage(delay=pipeline_settings().retry_delay_seconds * deliveries) from exc
     logger.error("giving up on %s after %d deliveries", work.describe(), deliveries, exc_info=exc)
     await work.fail(pool, broker, f"{type(exc).__name__}: {exc}")
-
-
-async def _outage(exc: Exception, pool: asyncpg.Pool, broker: NatsBroker) -> bool:
-    """The step failed because the database or the bus is (or just was) unreachable."""
-    return isinstance(exc, OUTAGE_ERRORS) or not await _reachable(pool, broker)
-
-
-async def _reachable(pool: asyncpg.Pool, broker: NatsBroker) -> bool:
-    if not broker.connection.is_connected:
-        return False
-    try:
-        async with asyncio.timeout(PROBE_TIMEOUT_SECONDS):
-            await pool.fetchval("SELECT 1")
-            # answered by the stream's leader, so not while a cluster elects a new one
-            await broker.connection.jetstream().stream_info(STREAM_NAME)
-    except Exception:
-        return False
-    return True
-
-
-async def _wait_for_infrastructure(pool: asyncpg.Pool, broker: NatsBroker) -> None:
-    """Return once both answer again, probing with a growing pause (forever: the supervisor or
-    the operator brings them back, and the work must not be lost meanwhile)."""
-    pause = 0.2
-    while not await _reachable(pool, broker):
-        await asyncio.sleep(pause)
-        pause = min(pause * 2, MAX_PROBE_PAUSE_SECONDS)
 
 
 @contextmanager

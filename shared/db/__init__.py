@@ -4,17 +4,15 @@ import asyncpg
 from pgvector.asyncpg import register_vector
 
 
-class PooledConnection(asyncpg.Connection):
-    """A pooled connection handed back as it is: nothing here leaves session state behind
-    (settings are SET LOCAL, locks are transaction locks, listeners have connections of their
-    own), so asyncpg's reset query would be one wasted round trip per query."""
-
-    def get_reset_query(self) -> str:
-        return ""
-
-
 async def _init_connection(conn: asyncpg.Connection) -> None:
     await register_vector(conn)
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """A released connection is handed on as it is (asyncpg still ends an open transaction):
+    nothing here leaves session state behind — settings are SET LOCAL, locks are transaction
+    locks, listeners have connections of their own — so the default reset query would be one
+    wasted round trip after every query."""
 
 
 async def create_pool(database_url: str, *, min_size: int = 1, max_size: int = 5) -> asyncpg.Pool:
@@ -24,5 +22,5 @@ async def create_pool(database_url: str, *, min_size: int = 1, max_size: int = 5
         min_size=min_size,
         max_size=max_size,
         init=_init_connection,
-        connection_class=PooledConnection,
+        reset=_keep_session,
     )

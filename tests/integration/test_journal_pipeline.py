@@ -249,12 +249,12 @@ async def test_events_of_a_deleted_turn_are_dropped(
 
 
 class _Delivery:
-    """The parts of a JetStream message run_step reads: its delivery count and heartbeat."""
+    """The parts of a JetStream message run_step reads: its subject (for the failure metrics),
+    delivery count and heartbeat."""
 
     def __init__(self, num_delivered: int) -> None:
-        self.raw_message = type(
-            "Raw", (), {"metadata": type("Meta", (), {"num_delivered": num_delivered})()}
-        )()
+        metadata = type("Meta", (), {"num_delivered": num_delivered})()
+        self.raw_message = type("Raw", (), {"subject": "turn.completed", "metadata": metadata})()
 
     async def in_progress(self) -> None:
         return None
