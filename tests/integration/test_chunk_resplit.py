@@ -7,6 +7,7 @@ import asyncpg
 from shared.db import chunks, file_versions, files, users
 from shared.db.chunks import NewChunk
 from shared.domain import ArtisanCut
+from tests.helpers import park_file
 
 
 def _chunk(index: int, text: str, start: int) -> NewChunk:
@@ -23,16 +24,10 @@ def _chunk(index: int, text: str, start: int) -> NewChunk:
 
 
 async def _stored_file(db: asyncpg.Pool) -> tuple[object, object]:
+    """A file the running system leaves alone (parked: not queued for the dispatcher), so the
+    test alone plays its chunker; a queued one raced the real pipeline."""
     user, _ = await users.create_user(db, name="resplit")
-    async with db.acquire() as conn:
-        row, _ = await files.insert_file(
-            conn,
-            user_id=user.id,
-            filename="plan.md",
-            media_type="text/markdown",
-            content_hash=hashlib.sha256(b"resplit").hexdigest(),
-            data=b"We chose A. Then we chose B.",
-        )
+    row = await park_file(db, user.id, filename="plan.md", data=b"resplit")
     return user.id, row["id"]
 
 
