@@ -279,6 +279,8 @@ class DispatchSettings(_ArtisanSettings):
     files_in_flight_per_user: int = Field(
         16, ge=1, description="files of one user in the pipeline at once; the rest wait queued"
     )
+    # more, a share at a time, while the pipeline keeps up and no other user's files wait
+    files_in_flight_alone: int = Field(256, ge=1, description="files in flight of a lone user")
     turns_in_flight_per_user: int = Field(
         32, ge=1, description="turns of one user on their way into the journal at once"
     )

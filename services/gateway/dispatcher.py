@@ -16,6 +16,7 @@ from typing import Any
 
 import asyncpg
 from faststream.nats import NatsBroker
+from nats.js.api import ConsumerInfo
 
 from services.gateway import outbox
 from shared.bus import publish_event, publish_progress
@@ -89,8 +90,13 @@ class Dispatcher:
                 return
 
     async def _dispatch_files(self) -> int:
+        share = self.settings.files_in_flight_per_user
         rows = await outbox.next_files(
-            self.pool, per_user=self.settings.files_in_flight_per_user, limit=BATCH
+            self.pool,
+            per_user=share,
+            limit=BATCH,
+            alone_extra=share if await self._pipeline_keeps_up() else 0,
+            alone_max=self.settings.files_in_flight_alone,
         )
         if not rows:
             return 0
@@ -159,6 +165,15 @@ class Dispatcher:
                 turns_failed,
             )
 
+    async def _pipeline_keeps_up(self) -> bool:
+        """No consumer has more waiting than it is working on (so a lone user's extra files
+        would find idle workers, and anyone's next file waits behind one round at most)."""
+        try:
+            infos = await self.broker.connection.jetstream().consumers_info(STREAM_NAME)
+        except Exception:
+            return False  # cannot tell: the share alone
+        return keeps_up(infos)
+
     async def _bus_is_idle(self) -> bool:
         """No pipeline consumer has a message waiting or in progress."""
         infos = await self.broker.connection.jetstream().consumers_info(STREAM_NAME)
@@ -168,6 +183,12 @@ class Dispatcher:
             for info in infos
             if info.name in ours
         )
+
+
+def keeps_up(infos: Iterable[ConsumerInfo]) -> bool:
+    """Every pipeline consumer has at most as many messages waiting as in progress."""
+    ours = [info for info in infos if info.name in {consumer.value for consumer in Consumer}]
+    return all((info.num_pending or 0) <= (info.num_ack_pending or 0) for info in ours)
 
 
 async def _all(publishes: Iterable[Awaitable[None]]) -> None:

@@ -3,7 +3,9 @@ that went quiet, re-driven.
 
 A file waits in the 'queued' stage and a turn with published_at NULL. Each user has at most a
 few files (and turns) in the pipeline at once; the rest wait here, so one user's thousand files
-queue behind each other, not in front of everyone else's.
+queue behind each other, not in front of everyone else's. The file share is work-conserving: a
+user whose files are the only ones waiting may have more in flight, a step at a time, while the
+dispatcher sees the pipeline keep up (dispatcher.py), so idle workers do not wait on the share.
 """
 
 from collections.abc import Sequence
@@ -16,11 +18,14 @@ from shared.progress import STAGE_START
 
 Conn = asyncpg.Connection | asyncpg.Pool
 
-# per waiting user, the oldest queued files that fit beside the ones already in flight
+# per waiting user, the oldest queued files that fit beside the ones already in flight: the share
+# ($1), or for the only waiting user, up to $3 more than it has now while under $4
 _NEXT_FILES = """
     WITH waiting AS (
         SELECT DISTINCT user_id FROM files
         WHERE status = 'processing' AND processing_stage = 'queued'
+    ), alone AS (
+        SELECT count(*) = 1 AS alone FROM waiting
     ), in_flight AS (
         SELECT user_id, count(*) AS n FROM files
         WHERE status = 'processing' AND processing_stage <> 'queued'
@@ -28,13 +33,17 @@ _NEXT_FILES = """
         GROUP BY user_id
     )
     SELECT next.id, next.user_id, next.attempt, next.trace_context
-    FROM waiting LEFT JOIN in_flight USING (user_id)
+    FROM waiting LEFT JOIN in_flight USING (user_id) CROSS JOIN alone
     CROSS JOIN LATERAL (
         SELECT id, user_id, attempt, trace_context, uploaded_at FROM files
         WHERE user_id = waiting.user_id
           AND status = 'processing' AND processing_stage = 'queued'
         ORDER BY uploaded_at, id
-        LIMIT greatest($1 - coalesce(in_flight.n, 0), 0)
+        LIMIT greatest(
+            CASE WHEN alone THEN greatest($1, least(coalesce(in_flight.n, 0) + $3, $4))
+                 ELSE $1 END
+            - coalesce(in_flight.n, 0),
+            0)
     ) next
     ORDER BY next.uploaded_at
     LIMIT $2"""
@@ -61,8 +70,12 @@ _NEXT_TURNS = """
     LIMIT $2"""
 
 
-async def next_files(conn: Conn, *, per_user: int, limit: int) -> list[asyncpg.Record]:
-    return await conn.fetch(_NEXT_FILES, per_user, limit)
+async def next_files(
+    conn: Conn, *, per_user: int, limit: int, alone_extra: int = 0, alone_max: int = 0
+) -> list[asyncpg.Record]:
+    """Queued files to publish now: each waiting user's share (`per_user` in flight); the only
+    waiting user may have `alone_extra` more than it has in flight, up to `alone_max`."""
+    return await conn.fetch(_NEXT_FILES, per_user, limit, alone_extra, alone_max)
 
 
 async def next_turns(conn: Conn, *, per_user: int, limit: int) -> list[asyncpg.Record]:

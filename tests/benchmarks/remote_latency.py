@@ -35,15 +35,9 @@ def run(latency: float, compressors: int) -> dict:
     with (
         FakeModelServer(realistic_responder, latency=latency) as server,
         tempfile.TemporaryDirectory() as data_dir,
+        own_stack(Path(data_dir), server.stack_env(), compressors) as stack,
     ):
-        env = {
-            "ARTISAN_LLM_BASE_URL": server.base_url,
-            "ARTISAN_LLM_API_KEY": "bench",
-            "ARTISAN_VOYAGE_API_KEY": "bench",
-            "ARTISAN_VOYAGE_BASE_URL": server.base_url,
-        }
-        with own_stack(Path(data_dir), env, compressors) as stack:
-            elapsed, detail = asyncio.run(process_transcript(stack))
+        elapsed, detail = asyncio.run(process_transcript(stack))
     chunks = detail["record"]["total_chunks"]
     sequential = (4 * 2 + 2 * chunks) * latency
     roles: dict[str, int] = {}

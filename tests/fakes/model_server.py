@@ -112,6 +112,14 @@ class FakeModelServer:
             raise RuntimeError("the fake model server is not running")
         return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
+    def stack_env(self, *, embeddings: bool = True) -> dict[str, str]:
+        """Settings that send a stack's chat calls here, and its embeddings too (Voyage's wire
+        format) unless `embeddings` is False: then the hashed local embedder, which is cheap."""
+        env = {"ARTISAN_LLM_BASE_URL": self.base_url, "ARTISAN_LLM_API_KEY": "bench"}
+        if not embeddings:
+            return {**env, "ARTISAN_EMBED_PROVIDER": "local"}
+        return {**env, "ARTISAN_VOYAGE_API_KEY": "bench", "ARTISAN_VOYAGE_BASE_URL": self.base_url}
+
     # scripting: each fault applies to one request, whatever its path, in the order given
 
     def fail_with(
