@@ -25,7 +25,7 @@ def children(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 async def test_small_plain_text_is_read_in_process(children: list[str]) -> None:
-    text = await handlers.read_text("Notes\r\n\r\nrevenue grew".encode(), "notes.md", LIMITS)
+    text = await handlers.read_text(b"Notes\r\n\r\nrevenue grew", "notes.md", LIMITS)
     assert text == "Notes\n\nrevenue grew\n"
     assert children == []
 
