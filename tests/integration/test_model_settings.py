@@ -170,17 +170,21 @@ async def test_a_key_is_never_returned_logged_or_stored_in_plain_text(
 
 
 async def test_a_wrong_key_or_address_is_told_plainly_and_quickly(
-    admin: httpx.AsyncClient, model_server: FakeModelServer
+    admin: httpx.AsyncClient,
 ) -> None:
-    model_server.fail_with(401, body={"error": {"message": f"bad key {LLM_KEY}"}})
-    refused = (await admin.post("/v1/settings/models/test", json=connect_to(model_server))).json()
+    # a server of its own: the module's may still be called by the services for the models an
+    # earlier test saved (a turn being journaled), which would take the scripted 401
+    with FakeModelServer(realistic_responder) as model_server:
+        model_server.fail_with(401, body={"error": {"message": f"bad key {LLM_KEY}"}})
+        settings = connect_to(model_server)
+        refused = (await admin.post("/v1/settings/models/test", json=settings)).json()
     assert not refused["ok"] and not refused["chat"]["ok"]
     assert "rejected the API key" in refused["chat"]["message"]
     assert (
         LLM_KEY not in refused["chat"]["message"] and "ARTISAN_" not in refused["chat"]["message"]
     )
 
-    closed = {**connect_to(model_server), "llm_base_url": "http://127.0.0.1:9/v1"}
+    closed = {**settings, "llm_base_url": "http://127.0.0.1:9/v1"}
     report = (await admin.post("/v1/settings/models/test", json=closed)).json()
     assert not report["chat"]["ok"] and "connection failed" in report["chat"]["message"]
 
