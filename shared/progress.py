@@ -18,6 +18,7 @@ STAGE_START = {
     "ready": 100,
 }
 CHUNKS_START, CHUNKS_END = 50, 95
+FINAL_STAGES = frozenset({"ready", "failed"})
 
 _STAGE_TEXT = {
     "uploaded": "Uploaded",
@@ -87,14 +88,21 @@ class ProgressThrottle:
     def __init__(self, interval: float = 0.25, remembered: int = 10_000) -> None:
         self.interval = interval
         self.remembered = remembered
-        self._last: OrderedDict[Any, tuple[str, float]] = OrderedDict()
+        self._last: OrderedDict[Any, tuple[tuple[Any, str], float]] = OrderedDict()
 
     def should_send(self, row: Mapping[str, Any], now: float) -> bool:
-        file_id, stage = row["id"], row["processing_stage"]
+        file_id, state = row["id"], (row.get("attempt"), row["processing_stage"])
         last = self._last.get(file_id)
-        if last is not None and last[0] == stage and now - last[1] < self.interval:
+        # only a count within the same attempt and stage waits: a retry's failure or a file's
+        # end is news however soon it follows
+        if (
+            last is not None
+            and last[0] == state
+            and state[1] not in FINAL_STAGES
+            and now - last[1] < self.interval
+        ):
             return False
-        self._last[file_id] = (stage, now)
+        self._last[file_id] = (state, now)
         self._last.move_to_end(file_id)
         if len(self._last) > self.remembered:
             self._last.popitem(last=False)

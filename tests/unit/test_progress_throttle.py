@@ -44,3 +44,12 @@ def test_memory_is_bounded() -> None:
     # the oldest was forgotten, so its next count is sent: never a lost stage change
     assert throttle.should_send(row(files[0], "processing", 1), 0.1)
     assert not throttle.should_send(row(files[2], "processing", 1), 0.1)
+
+
+def test_a_retry_and_a_file_s_end_are_always_sent() -> None:
+    throttle = ProgressThrottle(interval=0.25)
+    file = uuid4()
+    assert throttle.should_send({**row(file, "failed"), "attempt": 1}, 0.00)
+    # the retry failed again at once: the same stage, but another attempt's news
+    assert throttle.should_send({**row(file, "failed"), "attempt": 2}, 0.05)
+    assert throttle.should_send({**row(file, "failed"), "attempt": 2}, 0.06)
