@@ -1,6 +1,7 @@
-"""Stopping an answer: the asker leaves mid-answer (Stop in the web client closes the stream),
-the gateway tells the chat service, which cancels the model call and stores nothing; asked
-again, the question is answered and stored once."""
+"""Stopping an answer: the asker leaves mid-answer (Stop in the web client closes the stream; an
+OpenAI client hangs up before a whole, non-streamed answer is ready), the gateway tells the chat
+service, which cancels the model call and stores nothing; asked again, the question is answered
+and stored once."""
 
 import asyncio
 import json
@@ -13,6 +14,7 @@ import httpx
 import nats
 import pytest
 from nats.aio.subscription import Subscription
+from openai import AsyncOpenAI
 
 from services.chat.answering import TURN_NAMESPACE
 from shared.launcher.embedded import EmbeddedNats
@@ -25,7 +27,7 @@ from tests.integration.test_chat import PRICING_MEMO, chat, ready_file
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 QUESTION = "Why did we move from per-seat pricing to usage tiers?"
 writing = threading.Event()  # the model has been asked for the answer
-released = threading.Event()  # the model's first answer hangs until the test lets it go
+released = threading.Event()  # each test's first answer hangs until the test lets it go
 
 
 def held_answer(values: dict[str, str]) -> str:
@@ -58,10 +60,45 @@ def stop_system(
         yield stack
 
 
+@pytest.fixture(autouse=True)
+def held_again(model_server: FakeModelServer) -> None:
+    """Each test starts with the model's next answer held and no model calls seen."""
+    writing.clear()
+    released.clear()
+    model_server.requests.clear()
+
+
 @pytest.fixture
 async def client(stop_system: Stack) -> AsyncIterator[httpx.AsyncClient]:
     async with await client_for_new_user(stop_system, "chat-stop") as client:
         yield client
+
+
+@pytest.fixture
+async def database(stop_system: Stack) -> AsyncIterator[asyncpg.Connection]:
+    connection = await asyncpg.connect(stop_system.database_url)
+    yield connection
+    await connection.close()
+
+
+@pytest.fixture
+async def bus(stop_system: Stack) -> AsyncIterator[nats.NATS]:
+    [embedded] = [e for e in stop_system.embedded if isinstance(e, EmbeddedNats)]
+    connection = await nats.connect(stop_system.nats_url, token=embedded.token.get_secret_value())
+    yield connection
+    await connection.close()
+
+
+@pytest.fixture
+async def earlier_turns(database: asyncpg.Connection) -> set[str]:
+    """The turns stored before this test (the module's other tests share its system)."""
+    return {str(row["id"]) for row in await database.fetch("SELECT id FROM superjournal")}
+
+
+async def new_turns(database: asyncpg.Connection, earlier: set[str]) -> list[str]:
+    """Every turn stored since the test began, whoever stored it."""
+    rows = await database.fetch("SELECT id FROM superjournal")
+    return [str(row["id"]) for row in rows if str(row["id"]) not in earlier]
 
 
 async def _last_event(streams: Subscription, subject: str) -> dict[str, object]:
@@ -78,40 +115,63 @@ def calls_of(server: FakeModelServer, prompt: str) -> int:
 
 
 async def test_a_stopped_answer_is_abandoned_and_not_stored(
-    client: httpx.AsyncClient, model_server: FakeModelServer, stop_system: Stack
+    client: httpx.AsyncClient,
+    model_server: FakeModelServer,
+    database: asyncpg.Connection,
+    bus: nats.NATS,
+    earlier_turns: set[str],
 ) -> None:
     await ready_file(client, "pricing.md", PRICING_MEMO)
-    [embedded] = [e for e in stop_system.embedded if isinstance(e, EmbeddedNats)]
-    bus = await nats.connect(stop_system.nats_url, token=embedded.token.get_secret_value())
     streams = await bus.subscribe("chat.stream.>")
     stops = await bus.subscribe("chat.stop.>")
-    db = await asyncpg.connect(stop_system.database_url)
-    try:
-        async with client.stream(
-            "POST", "/v1/chat", json={"persona": "vlad", "message": QUESTION}
-        ) as response:
-            assert response.status_code == 200
-            assert await asyncio.to_thread(writing.wait, 60)  # the model is writing the answer
-        # the client left: the gateway says so, and the chat service abandons the answer
-        stop = await stops.next_msg(timeout=30)
-        request_id = stop.subject.removeprefix("chat.stop.")
-        event = await _last_event(streams, f"chat.stream.{request_id}")
-        assert event == {"type": "stopped", "text": "", "done": None}
-        # `stopped` is sent after the answer's task has ended: nothing can be stored later
-        turn_id = uuid.uuid5(TURN_NAMESPACE, request_id)
-        assert (
-            await db.fetchval("SELECT count(*) FROM superjournal") == 0  # a system of its own
-        )
-        assert calls_of(model_server, "chat_1a") == 1 and calls_of(model_server, "chat_1b") == 0
-        checks = await db.fetchval(
-            "SELECT count(*) FROM model_calls WHERE turn_id = $1 AND role = 'check'", turn_id
-        )
-        assert checks == 0
+    async with client.stream(
+        "POST", "/v1/chat", json={"persona": "vlad", "message": QUESTION}
+    ) as response:
+        assert response.status_code == 200
+        assert await asyncio.to_thread(writing.wait, 60)  # the model is writing the answer
+    # the client left: the gateway says so, and the chat service abandons the answer
+    stop = await stops.next_msg(timeout=30)
+    request_id = stop.subject.removeprefix("chat.stop.")
+    event = await _last_event(streams, f"chat.stream.{request_id}")
+    assert event == {"type": "stopped", "text": "", "done": None}
+    # `stopped` is sent after the answer's task has ended: nothing can be stored later
+    turn_id = uuid.uuid5(TURN_NAMESPACE, request_id)
+    assert await new_turns(database, earlier_turns) == []
+    assert calls_of(model_server, "chat_1a") == 1 and calls_of(model_server, "chat_1b") == 0
+    checks = await database.fetchval(
+        "SELECT count(*) FROM model_calls WHERE turn_id = $1 AND role = 'check'", turn_id
+    )
+    assert checks == 0
 
-        released.set()
-        _, done = await chat(client, persona="vlad", message=QUESTION)
-        rows = await db.fetch("SELECT id FROM superjournal")
-        assert [str(row["id"]) for row in rows] == [done["turn_id"]]
-    finally:
-        await db.close()
-        await bus.close()
+    released.set()
+    _, done = await chat(client, persona="vlad", message=QUESTION)
+    assert await new_turns(database, earlier_turns) == [done["turn_id"]]
+
+
+async def test_hanging_up_on_a_whole_answer_stops_it(
+    client: httpx.AsyncClient,
+    stop_system: Stack,
+    database: asyncpg.Connection,
+    bus: nats.NATS,
+    earlier_turns: set[str],
+) -> None:
+    await ready_file(client, "pricing.md", PRICING_MEMO)
+    streams = await bus.subscribe("chat.stream.>")
+    stops = await bus.subscribe("chat.stop.>")
+    question = {"role": "user", "content": QUESTION}
+    body = {"model": "artisan-vlad", "messages": [question]}
+    asking = asyncio.create_task(client.post("/v1/chat/completions", json=body, timeout=60))
+    assert await asyncio.to_thread(writing.wait, 60)  # the model is writing the answer
+    asking.cancel()  # the caller hangs up: httpx closes the connection
+    stop = await stops.next_msg(timeout=30)
+    request_id = stop.subject.removeprefix("chat.stop.")
+    event = await _last_event(streams, f"chat.stream.{request_id}")
+    assert event["type"] == "stopped"
+    assert await new_turns(database, earlier_turns) == []
+
+    released.set()
+    key = client.headers["Authorization"].removeprefix("Bearer ")
+    base_url = f"{stop_system.gateway_url}/v1"
+    async with AsyncOpenAI(base_url=base_url, api_key=key, max_retries=0) as caller:
+        answer = await caller.chat.completions.create(model="artisan-vlad", messages=[question])
+    assert await new_turns(database, earlier_turns) == [answer.model_extra["artisan"]["turn_id"]]
