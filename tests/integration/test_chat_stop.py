@@ -101,13 +101,27 @@ async def new_turns(database: asyncpg.Connection, earlier: set[str]) -> list[str
     return [str(row["id"]) for row in rows if str(row["id"]) not in earlier]
 
 
-async def _last_event(streams: Subscription, subject: str) -> dict[str, object]:
-    """The first event on `subject` that is not a token (the answer's end, however it ended)."""
+Watch = tuple[Subscription, Subscription]
+
+
+@pytest.fixture
+async def watch(client: httpx.AsyncClient, bus: nats.NATS) -> Watch:
+    """The user's pricing memo ready; the bus's answer streams and stop requests watched."""
+    await ready_file(client, "pricing.md", PRICING_MEMO)
+    return await bus.subscribe("chat.stream.>"), await bus.subscribe("chat.stop.>")
+
+
+async def stopped_answer(watch: Watch) -> tuple[str, dict[str, object]]:
+    """The stopped request's id, and its answer's first event that is not a token (the
+    answer's end, however it ended)."""
+    streams, stops = watch
+    stop = await stops.next_msg(timeout=30)
+    request_id = stop.subject.removeprefix("chat.stop.")
     while True:
         message = await streams.next_msg(timeout=30)
         event = json.loads(message.data)
-        if message.subject == subject and event["type"] != "token":
-            return event
+        if message.subject == f"chat.stream.{request_id}" and event["type"] != "token":
+            return request_id, event
 
 
 def calls_of(server: FakeModelServer, prompt: str) -> int:
@@ -118,21 +132,16 @@ async def test_a_stopped_answer_is_abandoned_and_not_stored(
     client: httpx.AsyncClient,
     model_server: FakeModelServer,
     database: asyncpg.Connection,
-    bus: nats.NATS,
+    watch: Watch,
     earlier_turns: set[str],
 ) -> None:
-    await ready_file(client, "pricing.md", PRICING_MEMO)
-    streams = await bus.subscribe("chat.stream.>")
-    stops = await bus.subscribe("chat.stop.>")
     async with client.stream(
         "POST", "/v1/chat", json={"persona": "vlad", "message": QUESTION}
     ) as response:
         assert response.status_code == 200
         assert await asyncio.to_thread(writing.wait, 60)  # the model is writing the answer
     # the client left: the gateway says so, and the chat service abandons the answer
-    stop = await stops.next_msg(timeout=30)
-    request_id = stop.subject.removeprefix("chat.stop.")
-    event = await _last_event(streams, f"chat.stream.{request_id}")
+    request_id, event = await stopped_answer(watch)
     assert event == {"type": "stopped", "text": "", "done": None}
     # `stopped` is sent after the answer's task has ended: nothing can be stored later
     turn_id = uuid.uuid5(TURN_NAMESPACE, request_id)
@@ -152,20 +161,15 @@ async def test_hanging_up_on_a_whole_answer_stops_it(
     client: httpx.AsyncClient,
     stop_system: Stack,
     database: asyncpg.Connection,
-    bus: nats.NATS,
+    watch: Watch,
     earlier_turns: set[str],
 ) -> None:
-    await ready_file(client, "pricing.md", PRICING_MEMO)
-    streams = await bus.subscribe("chat.stream.>")
-    stops = await bus.subscribe("chat.stop.>")
     question = {"role": "user", "content": QUESTION}
     body = {"model": "artisan-vlad", "messages": [question]}
     asking = asyncio.create_task(client.post("/v1/chat/completions", json=body, timeout=60))
     assert await asyncio.to_thread(writing.wait, 60)  # the model is writing the answer
     asking.cancel()  # the caller hangs up: httpx closes the connection
-    stop = await stops.next_msg(timeout=30)
-    request_id = stop.subject.removeprefix("chat.stop.")
-    event = await _last_event(streams, f"chat.stream.{request_id}")
+    _, event = await stopped_answer(watch)
     assert event["type"] == "stopped"
     assert await new_turns(database, earlier_turns) == []
 
