@@ -1,5 +1,6 @@
 """Session fixtures: a real Artisan system (embedded NATS + PostgreSQL, every service a process)."""
 
+import asyncio
 import os
 import shutil
 import tempfile
@@ -13,9 +14,11 @@ from hypothesis import HealthCheck, settings
 
 from shared.config import GatewaySettings, InfraSettings
 from shared.db import create_pool, users
-from shared.launcher.embedded import free_port
+from shared.db.migrations import apply_migrations
+from shared.launcher.embedded import free_port, start_postgres
 from shared.launcher.stack import Stack, start_stack
 from shared.metrics.settings import MetricsSettings
+from tests.helpers import copy_pgdata
 
 # property tests check behaviour, not speed: a busy two-core machine must not fail them
 settings.register_profile("artisan", deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -63,8 +66,22 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 @pytest.fixture(scope="session")
-def system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def pgdata_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated, stopped PostgreSQL data directory, made once a run: each system's database
+    starts as a copy of it (tests/helpers.py copy_pgdata) instead of initdb and the migrations."""
+    pgdata = tmp_path_factory.mktemp("pgdata-template") / "pgdata"
+    postgres = start_postgres(pgdata)
+    try:
+        asyncio.run(apply_migrations(postgres.url))
+    finally:
+        postgres.stop()
+    return pgdata
+
+
+@pytest.fixture(scope="session")
+def system(tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path) -> Iterator[Stack]:
     data_dir: Path = tmp_path_factory.mktemp("artisan")
+    copy_pgdata(pgdata_template, data_dir)
     infra = InfraSettings(data_dir=data_dir, nats_port=free_port(), nats_url="", database_url="")
     gateway = GatewaySettings(host="127.0.0.1", port=free_port())
     env = {**TEST_ENV, "ARTISAN_DATA_DIR": str(data_dir)}

@@ -37,9 +37,9 @@ def chromium_path() -> str | None:
 
 
 @pytest.fixture(scope="session")
-def web_system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def web_system(tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path) -> Iterator[Stack]:
     env = {**TEST_ENV, "ARTISAN_MAX_UPLOAD_BYTES": str(UPLOAD_LIMIT)}
-    with own_stack(tmp_path_factory.mktemp("web"), env=env) as stack:
+    with own_stack(tmp_path_factory.mktemp("web"), env=env, pgdata=pgdata_template) as stack:
         yield stack
 
 

@@ -4,6 +4,7 @@ admin tests a connection to a local OpenAI-compatible server, saves it, and gets
 without restarting anything."""
 
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import asyncpg
 import pytest
@@ -35,8 +36,12 @@ def model_server() -> Iterator[FakeModelServer]:
 
 
 @pytest.fixture(scope="module")
-def settings_web_system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    with own_stack(tmp_path_factory.mktemp("web-settings"), env=TEST_ENV) as stack:
+def settings_web_system(
+    tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path
+) -> Iterator[Stack]:
+    with own_stack(
+        tmp_path_factory.mktemp("web-settings"), env=TEST_ENV, pgdata=pgdata_template
+    ) as stack:
         yield stack
 
 

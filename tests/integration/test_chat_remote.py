@@ -2,6 +2,7 @@
 server, and call 1B removes the sentence the model made up."""
 
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import asyncpg
 import httpx
@@ -36,7 +37,7 @@ def model_server() -> Iterator[FakeModelServer]:
 
 @pytest.fixture(scope="module")
 def remote_system(
-    tmp_path_factory: pytest.TempPathFactory, model_server: FakeModelServer
+    tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path, model_server: FakeModelServer
 ) -> Iterator[Stack]:
     env = {
         "ARTISAN_LLM_BASE_URL": model_server.base_url,
@@ -47,7 +48,7 @@ def remote_system(
         "ARTISAN_EMBED_PROVIDER": "voyage",  # the suite pins "local" (tests/conftest.py)
         "ARTISAN_VOYAGE_BASE_URL": model_server.base_url,
     }
-    with own_stack(tmp_path_factory.mktemp("chat-remote"), env) as stack:
+    with own_stack(tmp_path_factory.mktemp("chat-remote"), env, pgdata=pgdata_template) as stack:
         yield stack
 
 

@@ -8,6 +8,7 @@ import json
 import threading
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import asyncpg
 import httpx
@@ -45,7 +46,7 @@ def model_server() -> Iterator[FakeModelServer]:
 
 @pytest.fixture(scope="module")
 def stop_system(
-    tmp_path_factory: pytest.TempPathFactory, model_server: FakeModelServer
+    tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path, model_server: FakeModelServer
 ) -> Iterator[Stack]:
     env = {
         "ARTISAN_LLM_BASE_URL": model_server.base_url,
@@ -56,7 +57,7 @@ def stop_system(
         "ARTISAN_EMBED_PROVIDER": "voyage",
         "ARTISAN_VOYAGE_BASE_URL": model_server.base_url,
     }
-    with own_stack(tmp_path_factory.mktemp("chat-stop"), env) as stack:
+    with own_stack(tmp_path_factory.mktemp("chat-stop"), env, pgdata=pgdata_template) as stack:
         yield stack
 
 

@@ -5,6 +5,7 @@ as `[Attached: name]` only, never the file's text, and the document is stored, e
 
 import json
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -58,6 +59,7 @@ def open_meteo() -> Iterator[FakeOpenMeteo]:
 @pytest.fixture(scope="module")
 def tools_system(
     tmp_path_factory: pytest.TempPathFactory,
+    pgdata_template: Path,
     model_server: FakeModelServer,
     open_meteo: FakeOpenMeteo,
 ) -> Iterator[Stack]:
@@ -69,7 +71,9 @@ def tools_system(
         "ARTISAN_WEATHER_TOOL": "true",
         "ARTISAN_WEATHER_BASE_URL": open_meteo.base_url,
     }
-    with own_stack(tmp_path_factory.mktemp("documents-remote"), env) as stack:
+    with own_stack(
+        tmp_path_factory.mktemp("documents-remote"), env, pgdata=pgdata_template
+    ) as stack:
         yield stack
 
 

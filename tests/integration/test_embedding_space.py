@@ -57,9 +57,9 @@ async def test_an_embedder_with_another_dimension_refuses_to_start(system: Stack
 
 
 @pytest.fixture(scope="module")
-def own_system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def own_system(tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path) -> Iterator[Stack]:
     """A system of its own: re-embedding changes the whole database."""
-    with own_stack(tmp_path_factory.mktemp("reembed")) as stack:
+    with own_stack(tmp_path_factory.mktemp("reembed"), pgdata=pgdata_template) as stack:
         yield stack
 
 

@@ -37,8 +37,10 @@ FAULT_ENV = {**TEST_ENV, "ARTISAN_REDRIVE_AFTER_SECONDS": "5", "ARTISAN_MAX_DELI
 
 
 @pytest.fixture(scope="module")
-def faulty(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    with own_stack(tmp_path_factory.mktemp("faults"), env=FAULT_ENV, compressors=2) as stack:
+def faulty(tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path) -> Any:
+    with own_stack(
+        tmp_path_factory.mktemp("faults"), env=FAULT_ENV, compressors=2, pgdata=pgdata_template
+    ) as stack:
         yield stack
 
 

@@ -6,6 +6,7 @@ import asyncio
 import re
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -96,11 +97,15 @@ async def test_hostile_uploads_end_clearly_while_another_user_is_served(
 
 
 @pytest.fixture(scope="module")
-def short_time_limit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def short_time_limit(
+    tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path
+) -> Iterator[Stack]:
     """A system of its own whose extractor gives a file 8 s (and reads four at once, the
     default: nothing else here needs more than one worker)."""
     env = {**TEST_ENV, "ARTISAN_EXTRACT_TIMEOUT_SECONDS": "8"}
-    with own_stack(tmp_path_factory.mktemp("short-time-limit"), env=env) as stack:
+    with own_stack(
+        tmp_path_factory.mktemp("short-time-limit"), env=env, pgdata=pgdata_template
+    ) as stack:
         yield stack
 
 

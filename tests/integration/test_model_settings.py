@@ -32,9 +32,11 @@ def model_server() -> Iterator[FakeModelServer]:
 
 
 @pytest.fixture(scope="module")
-def settings_system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def settings_system(
+    tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path
+) -> Iterator[Stack]:
     """A system of its own: saving models here must not change the suite's shared one."""
-    with own_stack(tmp_path_factory.mktemp("settings")) as stack:
+    with own_stack(tmp_path_factory.mktemp("settings"), pgdata=pgdata_template) as stack:
         yield stack
 
 

@@ -55,7 +55,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[EmbeddedN
 
 @pytest.fixture(scope="module")
 def clustered(
-    tmp_path_factory: pytest.TempPathFactory, cluster: list[EmbeddedNats]
+    tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path, cluster: list[EmbeddedNats]
 ) -> Iterator[Stack]:
     """Every service attached to the cluster through ARTISAN_NATS_URL's three URLs; one process
     each (replicas of one service started together on a new cluster may race to create their
@@ -68,6 +68,7 @@ def clustered(
         compressors=1,
         nats_url=urls,
         nats_token=cluster[0].token,
+        pgdata=pgdata_template,
     ) as stack:
         yield stack
 

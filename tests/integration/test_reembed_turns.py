@@ -18,9 +18,9 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 @pytest.fixture(scope="module")
-def own_system(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def own_system(tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path) -> Iterator[Stack]:
     """A system of its own: re-embedding changes the whole database."""
-    with own_stack(tmp_path_factory.mktemp("reembed-turns")) as stack:
+    with own_stack(tmp_path_factory.mktemp("reembed-turns"), pgdata=pgdata_template) as stack:
         yield stack
 
 

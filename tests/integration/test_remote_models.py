@@ -2,6 +2,7 @@
 server that speaks their wire formats, for every model-driven stage of every service."""
 
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -30,7 +31,7 @@ def model_server() -> Iterator[FakeModelServer]:
 
 @pytest.fixture(scope="module")
 def remote_system(
-    tmp_path_factory: pytest.TempPathFactory, model_server: FakeModelServer
+    tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path, model_server: FakeModelServer
 ) -> Iterator[Stack]:
     env = {
         "ARTISAN_LLM_BASE_URL": model_server.base_url,
@@ -43,7 +44,9 @@ def remote_system(
         "ARTISAN_MAX_DELIVERIES": "2",
         "ARTISAN_RETRY_DELAY_SECONDS": "0.2",
     }
-    with own_stack(tmp_path_factory.mktemp("remote"), env, compressors=2) as stack:
+    with own_stack(
+        tmp_path_factory.mktemp("remote"), env, compressors=2, pgdata=pgdata_template
+    ) as stack:
         yield stack
 
 

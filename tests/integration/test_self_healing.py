@@ -10,6 +10,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import httpx
 import nats
@@ -72,8 +73,10 @@ class Healer(threading.Thread):
 
 
 @pytest.fixture(scope="module")
-def healer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Healer]:
-    with own_stack(tmp_path_factory.mktemp("healing"), env=TEST_ENV) as stack:
+def healer(tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path) -> Iterator[Healer]:
+    with own_stack(
+        tmp_path_factory.mktemp("healing"), env=TEST_ENV, pgdata=pgdata_template
+    ) as stack:
         healer = Healer(stack)
         healer.start()
         try:

@@ -6,6 +6,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
@@ -70,10 +71,10 @@ def collector() -> Iterator[OtlpCollector]:
 
 @pytest.fixture(scope="module")
 def traced_system(
-    tmp_path_factory: pytest.TempPathFactory, collector: OtlpCollector
+    tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path, collector: OtlpCollector
 ) -> Iterator[Stack]:
     env = {"ARTISAN_OTLP_ENDPOINT": collector.endpoint, "OTEL_BSP_SCHEDULE_DELAY": "100"}
-    with own_stack(tmp_path_factory.mktemp("traced"), env) as stack:
+    with own_stack(tmp_path_factory.mktemp("traced"), env, pgdata=pgdata_template) as stack:
         yield stack
 
 

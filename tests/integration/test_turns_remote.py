@@ -3,6 +3,7 @@ the local wire-format server; a model that leaks a secret is redacted or refused
 that keeps answering nonsense fails the turn with the reason."""
 
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -47,7 +48,7 @@ def model_server() -> Iterator[FakeModelServer]:
 
 @pytest.fixture(scope="module")
 def remote_system(
-    tmp_path_factory: pytest.TempPathFactory, model_server: FakeModelServer
+    tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path, model_server: FakeModelServer
 ) -> Iterator[Stack]:
     env = {
         "ARTISAN_LLM_BASE_URL": model_server.base_url,
@@ -59,7 +60,7 @@ def remote_system(
         "ARTISAN_MAX_DELIVERIES": "2",
         "ARTISAN_RETRY_DELAY_SECONDS": "0.2",
     }
-    with own_stack(tmp_path_factory.mktemp("remote-turns"), env) as stack:
+    with own_stack(tmp_path_factory.mktemp("remote-turns"), env, pgdata=pgdata_template) as stack:
         yield stack
 
 

@@ -3,6 +3,7 @@ and services, the offline model): the next answer uses it or not, without a rest
 the requests a local server speaking Open-Meteo's format received, and the answer."""
 
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -27,11 +28,11 @@ def open_meteo() -> Iterator[FakeOpenMeteo]:
 
 @pytest.fixture(scope="module")
 def weather_system(
-    tmp_path_factory: pytest.TempPathFactory, open_meteo: FakeOpenMeteo
+    tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path, open_meteo: FakeOpenMeteo
 ) -> Iterator[Stack]:
     """A system of its own (saving settings must not change the suite's), the switch unset."""
     env = {"ARTISAN_WEATHER_BASE_URL": open_meteo.base_url}
-    with own_stack(tmp_path_factory.mktemp("weather-switch"), env) as stack:
+    with own_stack(tmp_path_factory.mktemp("weather-switch"), env, pgdata=pgdata_template) as stack:
         yield stack
 
 
