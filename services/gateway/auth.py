@@ -28,7 +28,7 @@ async def _user_for_key(request: Request, api_key: str | None) -> User:
         raise _unauthorized(MISSING_KEY)
     fair_use, address = get_fair_use(request), client_address(request)
     fair_use.check_address(address)  # 429 while this address has sent too many invalid keys
-    user = await find_user_by_api_key(get_pool(request), api_key=api_key)
+    user = await find_user_by_api_key(await get_pool(request), api_key=api_key)
     if user is None:
         fair_use.record_auth_failure(address)
         raise _unauthorized(INVALID_KEY)

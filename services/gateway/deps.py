@@ -14,20 +14,25 @@ from shared.config import GatewaySettings
 FILE_NOT_FOUND = "File not found: check the id with GET /v1/files."
 MAX_ID_CHARS = 100  # an id in a path or query is a UUID (36); anything longer is a 422
 
+# Dependencies are `async def` though none awaits: FastAPI runs a plain `def` dependency in its
+# thread pool, a thread hop for each one of each request, and while uploads arrive those hops
+# hand the GIL back and forth with the event loop that SSE events are waiting on.
+# (tests/unit/gateway/test_dependencies.py keeps it so.)
 
-def get_pool(request: Request) -> asyncpg.Pool:
+
+async def get_pool(request: Request) -> asyncpg.Pool:
     return request.app.state.pool
 
 
-def get_broker(request: Request) -> NatsBroker:
+async def get_broker(request: Request) -> NatsBroker:
     return request.app.state.broker
 
 
-def get_hub(request: Request) -> ProgressHub:
+async def get_hub(request: Request) -> ProgressHub:
     return request.app.state.hub
 
 
-def get_settings(request: Request) -> GatewaySettings:
+async def get_settings(request: Request) -> GatewaySettings:
     return request.app.state.gateway_settings
 
 
@@ -35,11 +40,11 @@ def get_fair_use(request: Request) -> FairUse:
     return request.app.state.fair_use
 
 
-def get_stream_slots(request: Request) -> StreamSlots:
+async def get_stream_slots(request: Request) -> StreamSlots:
     return get_fair_use(request).streams
 
 
-def parse_file_id(file_id: Annotated[str, Path(max_length=MAX_ID_CHARS)]) -> UUID:
+async def parse_file_id(file_id: Annotated[str, Path(max_length=MAX_ID_CHARS)]) -> UUID:
     """A malformed id names no file of yours: 404, like any other unknown id."""
     try:
         return UUID(file_id)

@@ -74,7 +74,7 @@ _STREAM = {
 }
 
 
-def get_chat_settings() -> ChatSettings:
+async def get_chat_settings() -> ChatSettings:
     return chat_settings()
 
 

@@ -38,7 +38,7 @@ _ERRORS = {401: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
 _INVALID = {422: {"model": ErrorResponse, "description": "unknown persona, or an empty title"}}
 
 
-def parse_conversation_id(
+async def parse_conversation_id(
     conversation_id: Annotated[str, Path(max_length=MAX_ID_CHARS)],
 ) -> UUID:
     return conversation_id_of(conversation_id)

@@ -23,7 +23,7 @@ DOCUMENT_NOT_FOUND = "Document not found: check the id with GET /v1/documents."
 _ERRORS = {401: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
 
 
-def parse_document_id(document_id: Annotated[str, Path(max_length=MAX_ID_CHARS)]) -> UUID:
+async def parse_document_id(document_id: Annotated[str, Path(max_length=MAX_ID_CHARS)]) -> UUID:
     """A malformed id names no document of yours: 404, like any other unknown id."""
     try:
         return UUID(document_id)

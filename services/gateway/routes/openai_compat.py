@@ -70,7 +70,7 @@ _ERRORS = {
 }
 
 
-def get_chat_settings() -> ChatSettings:
+async def get_chat_settings() -> ChatSettings:
     return chat_settings()
 
 

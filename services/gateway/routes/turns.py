@@ -21,7 +21,7 @@ MAX_PAGE = 1000
 _ERRORS = {401: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
 
 
-def parse_turn_id(turn_id: Annotated[str, Path(max_length=MAX_ID_CHARS)]) -> UUID:
+async def parse_turn_id(turn_id: Annotated[str, Path(max_length=MAX_ID_CHARS)]) -> UUID:
     """A malformed id names no turn of yours: 404, like any other unknown id."""
     try:
         return UUID(turn_id)
@@ -29,7 +29,7 @@ def parse_turn_id(turn_id: Annotated[str, Path(max_length=MAX_ID_CHARS)]) -> UUI
         raise HTTPException(404, TURN_NOT_FOUND) from None
 
 
-def parse_before(
+async def parse_before(
     before: Annotated[
         str | None, Query(max_length=200, description="the `next` of the previous page")
     ] = None,
