@@ -24,8 +24,9 @@ from uuid import UUID
 import asyncpg
 import numpy as np
 
+from services.context.vector_candidates import CANDIDATES, nearest_chunks
+
 RRF_K = 60  # words only: a hit's score is 1 / (RRF_K + its BM25 rank), as RRF would give it
-CANDIDATES = 50  # hits taken from each list before fusing
 BM25_K1, BM25_B = 0.9, 0.4  # the values that score best on BEIR-style collections
 BACKGROUND_CHUNKS = 1000  # see TermStats.weights
 
@@ -68,26 +69,35 @@ _TERM_STATS = """
     FROM terms, corpus
 """
 
-# the $6 best chunks by BM25 over the query's terms ($4, idf $5), or only those of $7 when
-# given; $2 the mean chunk length
+# a chunk's BM25 over the query's terms ($4, idf $5) from its postings p, $2 the mean chunk
+# length; in float8 throughout (a numeric constant made every posting's sum numeric arithmetic)
+_SCORE = f"""sum(s.idf * p.tf * {BM25_K1 + 1}::float8 / (p.tf + {BM25_K1}::float8
+               * ({1 - BM25_B}::float8 + {BM25_B}::float8 * p.term_count / $2::float8)))"""
+
+# the $6 best chunks by BM25, of the user's files $3 (NULL: all of them)
 _BM25 = f"""
-    SELECT p.chunk_id, sum(s.idf * p.tf * ({BM25_K1} + 1) / (p.tf + {BM25_K1}
-               * (1 - {BM25_B} + {BM25_B} * p.term_count / $2::float8))) AS bm25
+    SELECT p.chunk_id, {_SCORE} AS bm25
     FROM unnest($4::text[], $5::float8[]) AS s(term, idf)
     JOIN chunk_terms p ON p.user_id = $1 AND p.lexeme = s.term
     WHERE ($3::uuid[] IS NULL OR p.file_id = ANY($3))
-      AND ($7::uuid[] IS NULL OR p.chunk_id = ANY($7))
     GROUP BY p.chunk_id
     ORDER BY bm25 DESC, p.chunk_id
     LIMIT $6
 """
 
-_SEMANTIC = f"""
-    SELECT c.id, 1 - (c.embedding <=> $3) AS similarity FROM file_chunks c
-    WHERE c.user_id = $1 AND c.embedding IS NOT NULL AND c.searchable
-      AND ($2::uuid[] IS NULL OR c.file_id = ANY($2))
-    ORDER BY c.embedding <=> $3
-    LIMIT {CANDIDATES}
+# the same for the chunks $7 alone: a primary-key lookup for each term and chunk (OFFSET 0 keeps
+# the planner from reading every posting of the query's terms and filtering them, thousands for a
+# common term, as it did)
+_BM25_AMONG = f"""
+    SELECT c.id AS chunk_id, {_SCORE} AS bm25
+    FROM unnest($4::text[], $5::float8[]) AS s(term, idf)
+    CROSS JOIN unnest($7::uuid[]) AS c(id)
+    CROSS JOIN LATERAL (SELECT tf, term_count FROM chunk_terms
+                        WHERE user_id = $1 AND lexeme = s.term AND chunk_id = c.id
+                          AND ($3::uuid[] IS NULL OR file_id = ANY($3)) OFFSET 0) AS p
+    GROUP BY c.id
+    ORDER BY bm25 DESC, c.id
+    LIMIT $6
 """
 
 # the cosine similarity of chunks that only full text found
@@ -143,8 +153,11 @@ async def bm25_ranking(
     id)."""
     if not stats.terms:
         return []
-    rows = await conn.fetch(
-        _BM25, user_id, stats.avgdl, _ids(file_ids), stats.terms, stats.idf, limit, _ids(among)
+    args = [user_id, stats.avgdl, _ids(file_ids), stats.terms, stats.idf, limit]
+    rows = (
+        await conn.fetch(_BM25, *args)
+        if among is None
+        else await conn.fetch(_BM25_AMONG, *args, list(among))
     )
     return [(row["chunk_id"], row["bm25"]) for row in rows]
 
@@ -211,7 +224,9 @@ async def _fused_scores(
     lexical = dict(await bm25_ranking(conn, user_id=user_id, stats=stats, file_ids=file_ids))
     semantic = {
         row["id"]: row["similarity"]
-        for row in await conn.fetch(_SEMANTIC, user_id, _ids(file_ids), vector)
+        for row in await nearest_chunks(
+            conn, user_id=user_id, vector=vector, file_ids=file_ids, searched=stats.chunks
+        )
     }
     if only_semantic := [i for i in semantic if i not in lexical]:
         lexical |= dict(

@@ -85,6 +85,9 @@ async def test_bm25_from_the_postings_is_full_bm25_and_follows_the_chunks(
     ranked = await bm25_ranking(db, user_id=user_id, stats=stats, limit=10)
     assert [chunk_id for chunk_id, _ in ranked] == [r["id"] for r in expected]
     assert [score for _, score in ranked] == pytest.approx([r["bm25"] for r in expected])
+    among = [r["id"] for r in expected[1:3]] + [expected[0]["id"]]  # scored from their postings
+    picked = await bm25_ranking(db, user_id=user_id, stats=stats, among=among, limit=len(among))
+    assert picked == [(chunk_id, pytest.approx(score)) for chunk_id, score in ranked[:3]]
 
     first = ranked[0][0]  # its text rewritten without the question's words: its postings go
     await db.execute("UPDATE file_chunks SET title = '', text = 'Plants.' WHERE id = $1", first)
