@@ -4,6 +4,11 @@ Run:  .venv/bin/python -m tests.benchmarks.ingest [--files 200] [--compressors 1
                                                   [--concurrency 1 8]
 Prints files/s, chunks/s, upload→ready p50/p95, SSE event delay p50/p99, and the
 upload→ready time of a 65,000-character interview transcript on an idle system.
+
+An event's delay runs from its row's updated_at (the step's UPDATE, just before the commit) to
+its receipt by an SSE client in a process of its own. A NATS client in another process sees the
+same events leave the bus, which splits the delay: commit → bus (the worker's publish) and
+bus → SSE client (the gateway's fan-out and the HTTP stream).
 """
 
 import argparse
@@ -14,11 +19,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
 
 import httpx
 
 from shared.db import create_pool, users
+from shared.launcher.stack import Stack
 from tests.benchmarks.corpus import generate_corpus
 from tests.fixtures.transcripts import interview_transcript
 from tests.helpers import follow_until_settled, own_stack, upload
@@ -32,13 +39,14 @@ def percentile(values: list[float], q: float) -> float:
 
 
 class FollowerProcess:
-    """The SSE client in its own process, so the uploader's work does not delay what it sees."""
+    """A follower (SSE or bus) in its own process, so the uploader's work does not delay what it
+    sees."""
 
-    def __init__(self, url: str, api_key: str, count: int) -> None:
+    def __init__(self, module: str, *args: str) -> None:
         # a file, not a pipe: a full pipe would stall the follower and inflate the delays
         self.output = tempfile.TemporaryFile("w+")  # noqa: SIM115 (lives as long as the follower)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.benchmarks.sse_follower", url, api_key, str(count)],
+            [sys.executable, "-m", f"tests.benchmarks.{module}", *args],
             stdout=self.output,
             text=True,
         )
@@ -70,18 +78,37 @@ async def upload_all(
     return sent_at
 
 
-async def measure(
-    url: str, database_url: str, corpus: list[tuple[str, bytes]], concurrency: int
-) -> dict:
+def split_delays(sse: list[dict], bus: list[dict]) -> dict[str, list[float]]:
+    """Each SSE event's delay in two: commit → seen on the bus, and bus → SSE client; and the
+    first part by the stage the event announces."""
+    left_bus = {(e["file_id"], _instant(e["updated_at"])): e["received"] for e in bus}
+    split: dict[str, list[float]] = {"upstream": [], "gateway": []}
+    for event in sse:
+        seen = left_bus.get((event["file_id"], round(event["committed"], 6)))
+        if seen is not None:
+            split["upstream"].append(seen - event["committed"])
+            split["gateway"].append(event["received"] - seen)
+            split.setdefault(f"upstream {event['stage']}", []).append(seen - event["committed"])
+    return split
+
+
+def _instant(iso: str) -> float:
+    return round(datetime.fromisoformat(iso).timestamp(), 6)
+
+
+async def measure(stack: Stack, corpus: list[tuple[str, bytes]], concurrency: int) -> dict:
+    url, database_url = stack.gateway_url, stack.database_url
     pool = await create_pool(database_url)
     user, key = await users.create_user(pool, name="bench")
     headers = {"Authorization": f"Bearer {key}"}
     async with httpx.AsyncClient(base_url=url, headers=headers, timeout=60) as client:
         transcript = await transcript_latency(client)
-        follower = FollowerProcess(url, key, len(corpus))
+        on_bus = FollowerProcess("bus_follower", stack.nats_url, str(user.id), str(len(corpus)))
+        follower = FollowerProcess("sse_follower", url, key, str(len(corpus)))
         begin = time.time()
         sent_at = await upload_all(client, corpus, concurrency)
         events = await asyncio.to_thread(follower.events)
+        split = split_delays(events, await asyncio.to_thread(on_bus.events))
     transcript_chunks = await pool.fetchval(
         "SELECT coalesce(sum(total_chunks), 0) FROM files WHERE user_id = $1"
         " AND filename = 'ACD179.md'",
@@ -107,6 +134,15 @@ async def measure(
         "ready_p95_s": percentile(latencies, 0.95),
         "sse_delay_p50_ms": 1000 * percentile(delays, 0.5),
         "sse_delay_p99_ms": 1000 * percentile(delays, 0.99),
+        "commit_to_bus_p50_ms": 1000 * percentile(split["upstream"], 0.5),
+        "commit_to_bus_p99_ms": 1000 * percentile(split["upstream"], 0.99),
+        "bus_to_sse_p50_ms": 1000 * percentile(split["gateway"], 0.5),
+        "bus_to_sse_p99_ms": 1000 * percentile(split["gateway"], 0.99),
+        "commit_to_bus_p99_ms_by_stage": {
+            key.split(" ", 1)[1]: f"{1000 * percentile(values, 0.99):.1f} (n={len(values)})"
+            for key, values in split.items()
+            if key.startswith("upstream ")
+        },
         "transcript_65k_ready_s": transcript,
     }
 
@@ -127,9 +163,7 @@ def run(files: int, compressors: int, concurrency: int) -> dict:
         tempfile.TemporaryDirectory() as data_dir,
         own_stack(Path(data_dir), None, compressors) as stack,
     ):
-        return asyncio.run(
-            measure(stack.gateway_url, stack.database_url, generate_corpus(files), concurrency)
-        )
+        return asyncio.run(measure(stack, generate_corpus(files), concurrency))
 
 
 def main() -> None:

@@ -1,7 +1,9 @@
 """A separate SSE client process for the ingestion benchmark, as a real client would be.
 
 Follows GET /v1/events until `count` files have settled and prints one JSON line per event:
-{"file_id", "status", "received", "delay"} (received = wall clock; delay = received − commit).
+{"file_id", "status", "stage", "committed", "received", "delay"}: committed = the row's
+updated_at, set when the step's UPDATE ran (its last statement, just before the commit); received
+= wall clock; delay = the two apart.
 """
 
 import json
@@ -23,7 +25,12 @@ def follow(url: str, api_key: str, count: int) -> None:
             received = time.time()
             event = json.loads(line[5:])
             committed = datetime.fromisoformat(event["updated_at"]).timestamp()
-            record = {"file_id": event["file_id"], "status": event["status"]}
+            record = {
+                "file_id": event["file_id"],
+                "status": event["status"],
+                "stage": event["stage"],
+                "committed": committed,
+            }
             print(json.dumps({**record, "received": received, "delay": received - committed}))
             if event["status"] in ("ready", "failed"):
                 settled.add(event["file_id"])
