@@ -23,6 +23,7 @@ from shared.contracts import (
 )
 from shared.live_models import ModelsVersionMiddleware
 from shared.metrics.bus import prometheus_middleware
+from shared.usage import record_held_calls
 
 STREAM_MAX_AGE_SECONDS = 7 * 24 * 3600
 # ARTISAN_STREAM_REPLICAS, read once per process (a deployment starts all of them with the same);
@@ -96,7 +97,9 @@ def work_queue(consumer: Consumer, concurrency: int | None = None) -> dict[str, 
 async def publish_event(
     broker: NatsBroker, subject: Subject, event: FileEvent | ChunkEvent
 ) -> None:
-    """Publish to the stream with a de-duplication id, so a re-run of a step publishes once."""
+    """Publish to the stream with a de-duplication id, so a re-run of a step publishes once.
+    The step's model calls are recorded first: the next step never runs before them."""
+    await record_held_calls()
     await broker.publish(
         event,
         subject.value,

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from shared.prices import estimated_cost_usd
+
 if TYPE_CHECKING:
     from shared.saved_models import SavedModels
 
@@ -97,11 +99,16 @@ class PipelineSettings(_ArtisanSettings):
         " delay progress events)",
     )
 
+    inline_max_chunks: int = Field(
+        4,
+        ge=0,
+        description="a file of at most this many chunks is finished by the chunker when every"
+        " model runs in-process (services/chunker/small_files.py); 0: never",
+    )
+
     def concurrency(self) -> int:
-        if self.worker_concurrency is not None:
-            return self.worker_concurrency
-        models = model_settings()
-        return 8 if models.remote_llm or models.embedder_kind in REMOTE_EMBEDDERS else 1
+        default = 1 if model_settings().all_in_process else 8  # CPU-bound, or network-bound
+        return default if self.worker_concurrency is None else self.worker_concurrency
 
 
 class ExtractionSettings(_ArtisanSettings):
@@ -155,15 +162,6 @@ class ChatSettings(_ArtisanSettings):
         return int(self.context_window_tokens * self.context_share)
 
 
-# USD per million tokens (input, output); extend with ARTISAN_PRICES='{"model": [in, out]}'
-DEFAULT_PRICES = {
-    "accounts/fireworks/models/qwen3-235b-a22b": (0.22, 0.88),
-    "gpt-4o-mini": (0.15, 0.60),
-    "voyage-3-large": (0.18, 0.0),
-    "text-embedding-3-small": (0.02, 0.0),
-}
-
-
 class ModelSettings(_ArtisanSettings):
     """Which models serve the pipeline; with no key or URL set, everything runs offline."""
 
@@ -203,13 +201,15 @@ class ModelSettings(_ArtisanSettings):
     )
 
     def cost_usd(self, model: str, prompt_tokens: int, completion_tokens: int) -> float:
-        """Estimated cost of one call from the price table (0 for unknown and local models)."""
-        per_input, per_output = {**DEFAULT_PRICES, **self.prices}.get(model, (0.0, 0.0))
-        return (prompt_tokens * per_input + completion_tokens * per_output) / 1_000_000
+        return estimated_cost_usd(model, prompt_tokens, completion_tokens, self.prices)
 
     @property
     def remote_llm(self) -> bool:
         return bool(self.llm_base_url or self.llm_api_key)
+
+    @property
+    def all_in_process(self) -> bool:  # every model is CPU work here, none waits on a network
+        return not self.remote_llm and self.embedder_kind not in REMOTE_EMBEDDERS
 
     @property
     def vector_weight(self) -> float:

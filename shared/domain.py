@@ -41,6 +41,14 @@ class ArtisanCut:
     salience_score: int  # 1-10
 
 
+def embedding_text(chunk_type: str, title: str, text: str, decision_arc: str | None) -> str:
+    """What a chunk is found by: a strategic chunk by its decision arc, a factual one (or a
+    strategic one not yet cut) by its title and raw text."""
+    if chunk_type == ChunkType.STRATEGIC and decision_arc:
+        return decision_arc
+    return f"{title}\n{text}"
+
+
 class TurnCut(BaseModel):
     """The Artisan Cut of a conversation turn (seed 002), what the journal stores."""
 

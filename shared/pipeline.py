@@ -19,15 +19,15 @@ from faststream.exceptions import NackMessage
 from faststream.nats import NatsBroker, NatsMessage, NatsRouter
 from pydantic import BaseModel, TypeAdapter
 
-from shared.bus import publish_progress, work_queue
+from shared.bus import publish_event, publish_progress, work_queue
 from shared.config import pipeline_settings
-from shared.contracts import Consumer, FileEvent, Subject, TurnEvent
+from shared.contracts import Consumer, FileEvent, FileReady, Subject, TurnEvent
 from shared.db import files, turns
 from shared.errors import ConfigurationChanged, PermanentError
 from shared.metrics.pipeline import count_step_failure, count_turn_failed, observe_file_row
 from shared.outages import is_outage, wait_for_infrastructure
 from shared.progress import ProgressThrottle, progress_event
-from shared.usage import WorkContext, working_on
+from shared.usage import WorkContext, calls_held, record_held_calls, working_on
 
 logger = logging.getLogger(__name__)
 # reruns of one delivery after outage errors; bounds a misread error that keeps recurring
@@ -48,6 +48,16 @@ async def announce(broker: NatsBroker, row: Mapping[str, Any] | None) -> None:
         await publish_progress(broker, row["user_id"], progress_event(row))
         # out now: the worker's other messages may keep the event loop busy with CPU work
         await broker.connection.flush()
+
+
+async def announce_ready(
+    broker: NatsBroker, event: FileEvent, row: Mapping[str, Any] | None
+) -> None:
+    """Tell SSE clients, and the bus (file.ready), that a file is ready (nothing when stale)."""
+    await announce(broker, row)
+    if row is not None:
+        ready = FileReady(**event.model_dump(), total_chunks=row["total_chunks"])
+        await publish_event(broker, Subject.FILE_READY, ready)
 
 
 async def announce_quietly(broker: NatsBroker, row: Mapping[str, Any]) -> None:
@@ -169,7 +179,8 @@ async def run_step(
     with working_on(work.context()), _kept_in_progress(msg):
         for reruns in itertools.count():
             try:
-                await _run_once(step, work, event, pool, broker)
+                async with calls_held():
+                    await _run_once(step, work, event, pool, broker)
                 return
             except ConfigurationChanged as exc:
                 # not the file's fault: hand the message back and stop; the restarted process
@@ -200,6 +211,7 @@ async def _run_once(
     try:
         await step(event, pool, broker)
     except PermanentError as exc:
+        await record_held_calls()
         await work.fail(pool, broker, str(exc))
 
 

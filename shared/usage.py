@@ -3,8 +3,8 @@ file or turn it served (taken from the work context the pipeline step sets)."""
 
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from uuid import UUID
@@ -36,16 +36,52 @@ class ModelCall:
     outcome: str = "ok"  # ok | invalid (output failed validation) | error
 
 
-UsageSink = Callable[[ModelCall, WorkContext | None], Awaitable[None]]
+Recorded = tuple[ModelCall, WorkContext | None]
+UsageSink = Callable[[Sequence[Recorded]], Awaitable[None]]
 
 current_work: ContextVar[WorkContext | None] = ContextVar("current_work", default=None)
+# the calls a pipeline step made that are not written yet (None: write each call at once)
+_held: ContextVar[list[Recorded] | None] = ContextVar("held_calls", default=None)
 _sink: UsageSink | None = None
+LOCAL_PROVIDER = "local"
 
 
 def set_usage_sink(sink: UsageSink | None) -> None:
     """Where this process records calls (the database, in services); None records nothing."""
     global _sink
     _sink = sink
+
+
+@asynccontextmanager
+async def calls_held() -> AsyncIterator[None]:
+    """Hold the in-process model calls made inside and write them together when it ends,
+    however it ends: one round trip per pipeline step instead of one per call (a step that is
+    killed loses the rows of its in-process calls, which cost nothing)."""
+    token = _held.set([])
+    try:
+        yield
+    finally:
+        await record_held_calls()
+        _held.reset(token)
+
+
+async def record_held_calls() -> None:
+    """Write the held calls now: before a step's result becomes visible (its next event, a
+    ready file), so whoever sees the result finds its calls recorded too."""
+    held = _held.get()
+    if held:
+        calls = held.copy()
+        held.clear()
+        await _write(calls)
+
+
+async def _write(calls: Sequence[Recorded]) -> None:
+    if _sink is None:
+        return
+    try:
+        await _sink(calls)
+    except Exception:
+        logger.warning("could not record %d model calls", len(calls), exc_info=True)
 
 
 @contextmanager
@@ -79,9 +115,9 @@ async def record_call(
         outcome=outcome,
     )
     observe_model_call(call)  # in memory, for /metrics: costs no round trip
-    if _sink is None:
-        return
-    try:
-        await _sink(call, current_work.get())
-    except Exception:
-        logger.warning("could not record a %s call to %s", role, model, exc_info=True)
+    held = _held.get()
+    # a remote call is paid for: its row is written at once, so a crash never loses its cost
+    if held is not None and provider == LOCAL_PROVIDER:
+        held.append((call, current_work.get()))
+    else:
+        await _write([(call, current_work.get())])

@@ -10,6 +10,7 @@ from faststream.nats import NatsBroker, NatsRouter
 
 from services.chunker.chunks import plan_chunks
 from services.chunker.reuse import known_types, match_unchanged
+from services.chunker.small_files import finish_small_file, finishes_here
 from shared.bus import publish_event
 from shared.contracts import ChunkReady, Consumer, FileEmbedded, FileExtracted, Subject
 from shared.db import chunks, files
@@ -40,6 +41,12 @@ async def chunk_file(event: FileExtracted, pool: asyncpg.Pool, broker: NatsBroke
         await chunk_new_version(event, text, file_type, row["version"], pool, broker)
         return
     planned = await plan_chunks(text, file_type, registry.chunker(), registry.classifier())
+    if (
+        row is not None
+        and await finishes_here(planned, pool)
+        and await finish_small_file(event, row["filename"], planned, pool, broker)
+    ):
+        return
     async with pool.acquire() as conn, conn.transaction():
         ids = await chunks.save_chunks(
             conn, file_id=event.file_id, user_id=event.user_id, chunks=planned

@@ -13,14 +13,14 @@ from shared.contracts import (
     ChunkReady,
     Consumer,
     FileEmbedded,
-    FileReady,
     Subject,
     TurnCompleted,
     TurnCompressed,
 )
 from shared.db import chunks, files, journal, memory_facts, turns
-from shared.pipeline import announce, consumes
+from shared.pipeline import announce_ready, consumes
 from shared.providers import registry
+from shared.usage import record_held_calls
 
 router = NatsRouter()
 
@@ -50,13 +50,11 @@ async def summarise_file(event: FileEmbedded, pool: asyncpg.Pool, broker: NatsBr
     if summary is None or record["version"] != record["live_version"]:
         sections = await chunks.section_summaries(pool, file_id=event.file_id)
         summary = await registry.summariser().summarise_file(record["filename"], sections)
+        await record_held_calls()  # before the file is seen ready
     row = await files.mark_ready(
         pool, file_id=event.file_id, attempt=event.attempt, summary=summary
     )
-    await announce(broker, row)
-    if row is not None:
-        ready = FileReady(**event.model_dump(), total_chunks=row["total_chunks"])
-        await publish_event(broker, Subject.FILE_READY, ready)
+    await announce_ready(broker, event, row)
 
 
 @consumes(router, Subject.TURN_COMPLETED, Consumer.COMPRESSOR_TURNS)

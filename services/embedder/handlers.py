@@ -8,17 +8,18 @@ from shared.bus import publish_event
 from shared.contracts import ChunkEvent, Consumer, FileEmbedded, Subject, TurnCompressed
 from shared.db import chunks, files, journal, turns
 from shared.db.embedding_space import require_space
+from shared.domain import embedding_text
 from shared.pipeline import announce, consumes
 from shared.providers import registry
+from shared.usage import record_held_calls
 
 router = NatsRouter()
 
 
 def embedding_input(chunk: asyncpg.Record) -> str:
-    """Strategic chunks are found by their decision arc, factual ones by their raw text."""
-    if chunk["chunk_type"] == "strategic" and chunk["decision_arc_summary"]:
-        return chunk["decision_arc_summary"]
-    return f"{chunk['title']}\n{chunk['text']}"
+    return embedding_text(
+        chunk["chunk_type"], chunk["title"], chunk["text"], chunk["decision_arc_summary"]
+    )
 
 
 @consumes(router, Subject.CHUNK_COMPRESSED, Consumer.EMBEDDER_COMPRESSED)
@@ -53,6 +54,7 @@ async def embed_turn(event: TurnCompressed, pool: asyncpg.Pool, broker: NatsBrok
         return
     embedder = registry.embedder()
     [vector] = await embedder.embed([entry["decision_arc_summary"]], input_type="document")
+    await record_held_calls()  # before the turn is seen journaled
     async with pool.acquire() as conn, conn.transaction():
         await require_space(conn, model=embedder.model, dimension=embedder.dimension)
         if await journal.store_embedding(

@@ -48,11 +48,18 @@ async def ensure_space(pool: asyncpg.Pool, *, model: str, dimension: int) -> Non
         )
 
 
+async def space_is(conn: asyncpg.Connection, *, model: str, dimension: int) -> bool:
+    """The stored vectors are `model`'s, of `dimension` (or there is no space yet); the space
+    stays so until the caller's transaction ends."""
+    stored = await conn.fetchrow("SELECT model, dimension FROM embedding_space FOR SHARE")
+    return stored is None or (stored["model"], stored["dimension"]) == (model, dimension)
+
+
 async def require_space(conn: asyncpg.Connection, *, model: str, dimension: int) -> None:
     """Before storing a vector: the space may have been switched (`artisan reembed`) since this
     process started; then it must not write another model's vectors."""
-    stored = await conn.fetchrow("SELECT model, dimension FROM embedding_space FOR SHARE")
-    if stored is not None and (stored["model"], stored["dimension"]) != (model, dimension):
+    if not await space_is(conn, model=model, dimension=dimension):
+        stored = await conn.fetchrow("SELECT model, dimension FROM embedding_space")
         raise ConfigurationChanged(
             f"the embedding space is now {stored['model']} ({stored['dimension']} dimensions);"
             f" this process embeds with {model} ({dimension}): restart it with the new settings"

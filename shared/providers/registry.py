@@ -22,7 +22,7 @@ from shared.providers.base import (
     Verifier,
 )
 from shared.text.tokens import count_tokens
-from shared.usage import record_call
+from shared.usage import LOCAL_PROVIDER, record_call
 
 LOCAL_MODEL = "artisan-local-1"
 # the role each local method plays, as usage records name it
@@ -58,7 +58,7 @@ class RecordedLocal:
             result = await attribute(*args, **kwargs)
             await record_call(
                 role=_ROLE_OF_METHOD[name],
-                provider="local",
+                provider=LOCAL_PROVIDER,
                 model=LOCAL_MODEL,
                 prompt_tokens=_tokens_in([*args, *kwargs.values()]),
                 completion_tokens=0 if name == "embed" else _tokens_in([result]),

@@ -142,17 +142,39 @@ async def wait_all_settled(database_url: str, count: int) -> dict[str, int]:
         await pool.close()
 
 
+# the database's work, from its own statistics: transactions, rows read (sequential scans
+# and index fetches), rows written
+_DATABASE_WORK = """
+    SELECT d.xact_commit + d.xact_rollback AS transactions,
+           (SELECT sum(seq_tup_read) FROM pg_stat_user_tables) AS rows_scanned,
+           (SELECT sum(coalesce(idx_tup_fetch, 0)) FROM pg_stat_user_tables) AS rows_fetched,
+           d.tup_inserted + d.tup_updated + d.tup_deleted AS rows_written
+    FROM pg_stat_database d WHERE d.datname = current_database()"""
+
+
+async def database_work(database_url: str) -> dict[str, float]:
+    conn = await asyncpg.connect(database_url)
+    try:
+        return {k: float(v) for k, v in (await conn.fetchrow(_DATABASE_WORK)).items()}
+    finally:
+        await conn.close()
+
+
 async def system_docs_per_second(
     stack: Stack, data_dir: str, docs: list[tuple[str, bytes]], per_request: int
-) -> tuple[float, dict[str, int], dict[str, float]]:
+) -> tuple[float, dict[str, int], dict[str, float], dict[str, float]]:
     async with await client_for_new_user(stack, "throughput") as client:
         cpu_before = cpu_seconds_by_part(data_dir)
+        db_before = await database_work(stack.database_url)
         started = time.perf_counter()
         await upload_in_requests(client, docs, per_request)
         statuses = await wait_all_settled(stack.database_url, len(docs))
         elapsed = time.perf_counter() - started
         spent = cpu_spent(cpu_before, cpu_seconds_by_part(data_dir))
-        return len(docs) / elapsed, statuses, spent
+        await asyncio.sleep(1)  # the statistics collector reports every second at most
+        db_after = await database_work(stack.database_url)
+        per_doc = {k: (db_after[k] - db_before[k]) / len(docs) for k in db_after}
+        return len(docs) / elapsed, statuses, spent, per_doc
 
 
 def main() -> None:
@@ -173,7 +195,7 @@ def main() -> None:
         tempfile.TemporaryDirectory() as data_dir,
         own_stack(Path(data_dir), env=env, compressors=args.compressors) as stack,
     ):
-        system, statuses, spent = asyncio.run(
+        system, statuses, spent, db_per_doc = asyncio.run(
             system_docs_per_second(stack, data_dir, docs, args.per_request)
         )
     print(f"documents:                {len(docs)} ({statuses})")
@@ -182,6 +204,7 @@ def main() -> None:
     print(f"ratio system / floor:     {system / floor:.2f}")
     print("CPU seconds by part:     ", {k: round(v, 1) for k, v in spent.items()})
     print(f"CPU per document:         {1000 * sum(spent.values()) / len(docs):.0f} ms")
+    print("database per document:   ", {k: round(v, 1) for k, v in db_per_doc.items()})
 
 
 if __name__ == "__main__":

@@ -130,6 +130,12 @@ async def _persist(call: Callable[[], Awaitable[T]], timeout: float = 120) -> T:
             await asyncio.sleep(0.3)
 
 
+def _document(n: int) -> str:
+    """Every other file is long enough to take every step; the others, small, are finished
+    by the chunker: the kills hit both ways through the pipeline."""
+    return documents.long_markdown(8) if n % 2 else documents.markdown()
+
+
 async def _upload_all(client: httpx.AsyncClient) -> list[str]:
     """Uploads in small batches; a batch cut off by a kill is sent again (a re-upload of the
     same content returns the stored file)."""
@@ -138,7 +144,7 @@ async def _upload_all(client: httpx.AsyncClient) -> list[str]:
         parts = [
             (
                 "files",
-                (f"doc-{n}.md", documents.markdown() + f"\n\nrevision {n}\n", "text/markdown"),
+                (f"doc-{n}.md", _document(n) + f"\n\nrevision {n}\n", "text/markdown"),
             )
             for n in range(start, start + 4)
         ]

@@ -114,6 +114,24 @@ async def scrape_once_moved(stack: Stack, before: Scrape, expected: Expected) ->
         await asyncio.sleep(0.1)
 
 
+def small_file_moves(strategic: int) -> Expected:
+    """What one small file moves: the chunker finishes it, with one embedding call for all its
+    chunks; the compressor and the embedder receive nothing."""
+    received = "artisan_received_messages_total"
+    local_call = (("provider", "local"),)
+    return {
+        ("extractor", received, (("handler", "file.uploaded"),)): 1,
+        ("chunker", received, (("handler", "file.extracted"),)): 1,
+        ("compressor", received, (("handler", "chunk.ready.strategic"),)): 0,
+        ("embedder", received, (("handler", "chunk.compressed"),)): 0,
+        ("embedder", received, (("handler", "chunk.ready.factual"),)): 0,
+        ("compressor", received, (("handler", "file.embedded"),)): 0,
+        ("chunker", "artisan_files_finished_total", (("status", "ready"),)): 1,
+        ("chunker", "artisan_model_calls_total", (("role", "embed"), *local_call)): 1,
+        ("chunker", "artisan_model_calls_total", (("role", "compress"), *local_call)): strategic,
+    }
+
+
 async def wait_until_quiet(stack: Stack, db: asyncpg.Pool) -> None:
     """Earlier tests' work finished: no file processing, nothing pending on any consumer, twice in
     a row; otherwise their messages would move the counters this test reads."""
@@ -143,7 +161,7 @@ async def test_each_service_reports_the_upload_it_processed(
     await wait_until_quiet(system, db)
     before = await scrape(system)
     filename = f"metrics-probe-{uuid.uuid4().hex[:8]}.md"
-    record = await upload(api_client, filename, documents.markdown() + f"\n{filename}\n")
+    record = await upload(api_client, filename, documents.long_markdown() + f"\n{filename}\n")
     ready = await wait_for_status(api_client, record["id"], "ready", timeout=60)
     chunks = (await api_client.get(f"/v1/files/{record['id']}/chunks")).json()["items"]
     types = Counter(chunk["chunk_type"] for chunk in chunks)
@@ -170,3 +188,24 @@ async def test_each_service_reports_the_upload_it_processed(
         if any(secret in value for secret in secrets)
     ]
     assert not leaked
+
+
+async def test_a_small_file_is_finished_by_the_chunker_alone(
+    system: Stack, db: asyncpg.Pool, api_client: httpx.AsyncClient
+) -> None:
+    await wait_until_quiet(system, db)
+    before = await scrape(system)
+    filename = f"small-probe-{uuid.uuid4().hex[:8]}.md"
+    record = await upload(api_client, filename, documents.markdown() + f"\n{filename}\n")
+    ready = await wait_for_status(api_client, record["id"], "ready", timeout=60)
+    chunks = (await api_client.get(f"/v1/files/{record['id']}/chunks")).json()["items"]
+    strategic = sum(chunk["chunk_type"] == "strategic" for chunk in chunks)
+    assert strategic > 0 and ready["total_chunks"] == len(chunks) and ready["summary"]
+    assert all(chunk["decision_arc_summary"] for chunk in chunks)
+
+    await scrape_once_moved(system, before, small_file_moves(strategic))
+    vectors = await db.fetchval(
+        "SELECT count(*) FROM file_chunks WHERE file_id = $1 AND embedding IS NOT NULL",
+        uuid.UUID(record["id"]),
+    )
+    assert vectors == len(chunks)

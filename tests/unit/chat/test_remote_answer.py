@@ -1,6 +1,6 @@
 """Chat 1A streamed and 1B checked through the real openai client against the fake model server."""
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 
@@ -28,8 +28,8 @@ def server() -> Iterator[FakeModelServer]:
 def calls() -> Iterator[list[ModelCall]]:
     recorded: list[ModelCall] = []
 
-    async def sink(call: ModelCall, work: WorkContext | None) -> None:
-        recorded.append(call)
+    async def sink(calls: Sequence[tuple[ModelCall, WorkContext | None]]) -> None:
+        recorded.extend(call for call, _ in calls)
 
     set_usage_sink(sink)
     yield recorded

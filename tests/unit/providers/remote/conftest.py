@@ -1,7 +1,7 @@
 """One fake model server for the module's tests, reset between them, and a usage recorder."""
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -32,8 +32,8 @@ def usage_calls() -> Iterator[list[ModelCall]]:
     """Every model call recorded while the test runs."""
     calls: list[ModelCall] = []
 
-    async def sink(call: ModelCall, work: WorkContext | None) -> None:
-        calls.append(call)
+    async def sink(recorded: Sequence[tuple[ModelCall, WorkContext | None]]) -> None:
+        calls.extend(call for call, _ in recorded)
 
     set_usage_sink(sink)
     yield calls
