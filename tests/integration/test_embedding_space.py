@@ -1,6 +1,5 @@
 """Vectors of two embedding models never mix: a different embedder refuses to start until
-`artisan reembed` has re-embedded everything, which it does through the bus: the files' chunks,
-and every journal turn too (their vectors move to the new space, their cuts stay as they were)."""
+`artisan reembed` has re-embedded everything, which it does through the bus."""
 
 import asyncio
 import importlib.util
@@ -20,14 +19,7 @@ from shared.db.embedding_space import EmbeddingSpaceMismatch, ensure_space, stor
 from shared.errors import EXIT_REFUSED
 from shared.launcher.stack import Stack
 from tests.fixtures import documents
-from tests.helpers import (
-    client_for_new_user,
-    import_turns,
-    own_stack,
-    upload,
-    wait_for_status,
-    wait_journaled,
-)
+from tests.helpers import own_stack, upload, wait_for_status
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -71,29 +63,6 @@ def own_system(tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path) 
         yield stack
 
 
-async def reembed(
-    stack: Stack, env: dict[str, str], timeout: float | None = 120
-) -> subprocess.CompletedProcess[str]:
-    """`artisan reembed` against `stack` with `env` on top of this process's environment; with
-    no gateway there (ARTISAN_PORT 1), it queues the work and returns."""
-    artisan = str(Path(sys.executable).parent / "artisan")
-    full_env = {
-        **os.environ,
-        "ARTISAN_NATS_URL": stack.nats_url,
-        "ARTISAN_DATABASE_URL": stack.database_url,
-        "ARTISAN_PORT": "1",
-        **env,
-    }
-    return await asyncio.to_thread(
-        subprocess.run,
-        [artisan, "reembed"],
-        env=full_env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-
-
 async def test_reembed_moves_every_vector_to_the_new_space(own_system: Stack) -> None:
     pool = await create_pool(own_system.database_url)
     _, key = await users.create_user(pool, name="reembedder")
@@ -106,7 +75,22 @@ async def test_reembed_moves_every_vector_to_the_new_space(own_system: Stack) ->
             await wait_for_status(client, file_id, "ready")
         summaries = {i: (await client.get(f"/v1/files/{i}")).json()["summary"] for i in ids}
 
-        result = await reembed(own_system, {"ARTISAN_LOCAL_EMBED_DIM": "512"})
+        env = {
+            **os.environ,
+            "ARTISAN_NATS_URL": own_system.nats_url,
+            "ARTISAN_DATABASE_URL": own_system.database_url,
+            "ARTISAN_LOCAL_EMBED_DIM": "512",
+            "ARTISAN_PORT": "1",  # no gateway there: queue and return
+        }
+        artisan = str(Path(sys.executable).parent / "artisan")
+        result = await asyncio.to_thread(
+            subprocess.run,
+            [artisan, "reembed"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert result.returncode == 0, result.stderr
         assert "with artisan-hash-v1-512 (512 dimensions)" in result.stdout
         assert await stored_dimension(pool) == 512
@@ -143,7 +127,17 @@ async def test_reembed_to_minilm_finds_files_by_meaning(own_system: Stack) -> No
         question = {"q": "Is the plan for little companies getting more expensive?"}
         assert (await client.get("/v1/search", params=question)).json()["items"] == []
 
-        result = await reembed(own_system, {"ARTISAN_EMBED_PROVIDER": "minilm"}, timeout=None)
+        env = {
+            **os.environ,
+            "ARTISAN_NATS_URL": own_system.nats_url,
+            "ARTISAN_DATABASE_URL": own_system.database_url,
+            "ARTISAN_EMBED_PROVIDER": "minilm",
+            "ARTISAN_PORT": "1",
+        }
+        artisan = str(Path(sys.executable).parent / "artisan")
+        result = await asyncio.to_thread(
+            subprocess.run, [artisan, "reembed"], env=env, capture_output=True, text=True
+        )
         assert result.returncode == 0, result.stderr
         assert "with all-minilm-l6-v2 (384 dimensions)" in result.stdout
         for service in ("embedder", "context"):
@@ -166,43 +160,3 @@ async def _search_when_answered(client: httpx.AsyncClient, params: dict) -> list
             return response.json()["items"]
         await asyncio.sleep(0.5)
     raise AssertionError(f"search never answered: {response.status_code} {response.text}")
-
-
-async def test_reembed_moves_every_journal_vector_to_the_new_space(own_system: Stack) -> None:
-    """To a space none of the tests above used (256 dimensions), whichever of them ran."""
-    client = await client_for_new_user(own_system, "journal-reembedder")
-    pool = await create_pool(own_system.database_url)
-    try:
-        turns = [
-            {
-                "persona": "vlad",
-                "user_message": f"Pricing decision {i}: raise by {i}%.",
-                "ai_response": "Test it on new customers first.",
-                "created_at": f"2025-02-01T10:{i:02d}:00Z",
-            }
-            for i in range(20)
-        ]
-        ids = [r["id"] for r in await import_turns(client, turns)]
-        await wait_journaled(client, ids)
-        arcs_before = dict(await pool.fetch("SELECT turn_id, decision_arc_summary FROM journal"))
-
-        space = {"ARTISAN_EMBED_PROVIDER": "local", "ARTISAN_LOCAL_EMBED_DIM": "256"}
-        result = await reembed(own_system, space)
-        assert result.returncode == 0, result.stderr
-        assert "20 journal turns" in result.stdout
-        pending = await pool.fetchval(
-            "SELECT count(*) FROM superjournal WHERE journal_status = 'pending'"
-        )
-        assert pending == 20
-
-        own_system.supervisor.kill("embedder")
-        own_system.supervisor.env.update(space)
-        own_system.supervisor.start("embedder")
-        await wait_journaled(client, ids, timeout=60)
-        dims = await pool.fetch("SELECT DISTINCT vector_dims(embedding) AS d FROM journal")
-        assert [row["d"] for row in dims] == [256]
-        arcs_after = dict(await pool.fetch("SELECT turn_id, decision_arc_summary FROM journal"))
-        assert arcs_after == arcs_before
-    finally:
-        await pool.close()
-        await client.aclose()
