@@ -30,6 +30,9 @@ logger = logging.getLogger(__name__)
 CHANNEL = "artisan_dispatch"  # migration 0009's triggers notify it
 _LEADER_LOCK = 4_242_012
 POLL_SECONDS = 1.0  # a missed notification delays work by this much at most
+# rounds start at most this often: the files finishing meanwhile (a NOTIFY each) are released
+# in one round, and a user's share in flight keeps the workers busy for longer than this
+ROUND_SECONDS = 0.05
 SWEEP_SECONDS = 5.0  # how often quiet work is looked for
 STANDBY_SECONDS = 5.0  # how often a replica that does not lead (or lost its connection) retries
 BATCH = 200  # rows per round trip; a publish burst of this many is acked in parallel
@@ -71,6 +74,7 @@ class Dispatcher:
             loop = asyncio.get_running_loop()
             next_sweep = loop.time() + SWEEP_SECONDS
             while not conn.is_closed():
+                round_started = loop.time()
                 wake.clear()
                 await self.dispatch()
                 if loop.time() >= next_sweep:
@@ -78,6 +82,7 @@ class Dispatcher:
                     next_sweep = loop.time() + SWEEP_SECONDS
                 with suppress(TimeoutError):
                     await asyncio.wait_for(wake.wait(), POLL_SECONDS)
+                await asyncio.sleep(round_started + ROUND_SECONDS - loop.time())
         finally:
             with suppress(Exception):
                 await conn.close(timeout=2)

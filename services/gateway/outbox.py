@@ -19,30 +19,39 @@ from shared.progress import STAGE_START
 Conn = asyncpg.Connection | asyncpg.Pool
 
 # per waiting user, the oldest queued files that fit beside the ones already in flight: the share
-# ($1), or for the only waiting user, up to $3 more than it has now while under $4
+# ($1), or for the only waiting user, up to $3 more than it has now while under $4. The waiting
+# users are found by skipping through files_queued_idx one user at a time, and each one's files
+# in flight are counted in files_in_flight_idx: a round reads a few index entries per user, not
+# every queued file (the round runs after every file that finishes).
 _NEXT_FILES = """
-    WITH waiting AS (
-        SELECT DISTINCT user_id FROM files
-        WHERE status = 'processing' AND processing_stage = 'queued'
+    WITH RECURSIVE queued_user(user_id) AS (
+        (SELECT user_id FROM files
+         WHERE status = 'processing' AND processing_stage = 'queued'
+         ORDER BY user_id LIMIT 1)
+        UNION ALL
+        SELECT (SELECT f.user_id FROM files f
+                WHERE f.status = 'processing' AND f.processing_stage = 'queued'
+                  AND f.user_id > queued_user.user_id
+                ORDER BY f.user_id LIMIT 1)
+        FROM queued_user WHERE queued_user.user_id IS NOT NULL
+    ), waiting AS (
+        SELECT user_id, (SELECT count(*) FROM files f
+                         WHERE f.user_id = queued_user.user_id
+                           AND f.status = 'processing' AND f.processing_stage <> 'queued'
+                        ) AS in_flight
+        FROM queued_user WHERE user_id IS NOT NULL
     ), alone AS (
         SELECT count(*) = 1 AS alone FROM waiting
-    ), in_flight AS (
-        SELECT user_id, count(*) AS n FROM files
-        WHERE status = 'processing' AND processing_stage <> 'queued'
-          AND user_id IN (SELECT user_id FROM waiting)
-        GROUP BY user_id
     )
     SELECT next.id, next.user_id, next.attempt, next.trace_context
-    FROM waiting LEFT JOIN in_flight USING (user_id) CROSS JOIN alone
+    FROM waiting CROSS JOIN alone
     CROSS JOIN LATERAL (
         SELECT id, user_id, attempt, trace_context, uploaded_at FROM files
         WHERE user_id = waiting.user_id
           AND status = 'processing' AND processing_stage = 'queued'
         ORDER BY uploaded_at, id
         LIMIT greatest(
-            CASE WHEN alone THEN greatest($1, least(coalesce(in_flight.n, 0) + $3, $4))
-                 ELSE $1 END
-            - coalesce(in_flight.n, 0),
+            CASE WHEN alone THEN greatest($1, least(in_flight + $3, $4)) ELSE $1 END - in_flight,
             0)
     ) next
     ORDER BY next.uploaded_at
