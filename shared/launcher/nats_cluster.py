@@ -17,6 +17,7 @@ from shared.launcher.embedded import (
 )
 
 JETSTREAM_READY_SECONDS = 30.0  # a new cluster elects its metadata leader in well under 1 s
+_PLACEMENT_PROBE = "ARTISAN_PLACEMENT_PROBE"
 
 
 def start_nats_cluster(
@@ -28,8 +29,8 @@ def start_nats_cluster(
     token: SecretStr,
 ) -> list[EmbeddedNats]:
     """A JetStream cluster of len(ports) servers on 127.0.0.1, each storing under
-    data_dir/nats-N, linked by routes on `route_ports`; returns once JetStream answers (a
-    metadata leader is elected), so streams may be declared at once."""
+    data_dir/nats-N, linked by routes on `route_ports`; returns once a stream can be placed on
+    all of them, so streams may be declared at once."""
     check_embedded_token(token)
     nodes = [
         EmbeddedNats(
@@ -56,14 +57,19 @@ def start_nats_cluster(
 
 
 async def wait_for_jetstream(servers: list[str], token: SecretStr) -> None:
-    """Until JetStream answers: a new cluster has no metadata leader for its first moments, and
-    until it has one, requests to declare a stream go unanswered."""
+    """Until a stream can be placed on every server: a new cluster has no metadata leader for
+    its first moments (requests to declare a stream go unanswered), and its leader may not yet
+    count every server as a peer (a stream replicated on all of them is refused: "no suitable
+    peers for placement"). A probe stream on all of them, deleted again, proves both."""
     client = await nats.connect(servers, token=token.get_secret_value(), connect_timeout=2)
     try:
         jetstream = client.jetstream(timeout=0.5)
         while True:
             try:
-                await jetstream.account_info()
+                await jetstream.add_stream(
+                    name=_PLACEMENT_PROBE, subjects=[], num_replicas=len(servers)
+                )
+                await jetstream.delete_stream(_PLACEMENT_PROBE)
                 return
             except NatsError:
                 await asyncio.sleep(0.1)
