@@ -10,10 +10,11 @@ import json
 import logging
 
 import asyncpg
-from faststream import Context
-from faststream.nats import NatsBroker, NatsMessage, NatsRouter
+from faststream.nats import NatsBroker, NatsRouter
+from faststream.nats.message import NatsMessage
 from pydantic import BaseModel, ValidationError
 
+from shared.bus import LoopContext
 from shared.contracts import STREAM_NAME
 from shared.metrics.pipeline import count_dead_letter
 from shared.pipeline import work_from_message
@@ -34,9 +35,9 @@ class MaxDeliveriesAdvisory(BaseModel):
 @router.subscriber(MAX_DELIVERIES_ADVISORY, queue="dead-letters")
 async def on_max_deliveries(
     advisory: MaxDeliveriesAdvisory,
-    msg: NatsMessage,
-    pool: asyncpg.Pool = Context("pool"),
-    broker: NatsBroker = Context("broker"),
+    msg: NatsMessage = LoopContext("message"),
+    pool: asyncpg.Pool = LoopContext("pool"),
+    broker: NatsBroker = LoopContext("broker"),
 ) -> None:
     count_dead_letter(advisory.consumer)
     stored = await broker.connection.jetstream().get_msg(advisory.stream, advisory.stream_seq)

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar, get_type_hints
 
 import asyncpg
-from faststream import Context
 from faststream.exceptions import NackMessage
-from faststream.nats import NatsBroker, NatsMessage, NatsRouter
+from faststream.nats import NatsBroker, NatsRouter
+from faststream.nats.message import NatsMessage
 from pydantic import BaseModel, TypeAdapter
 
-from shared.bus import publish_event, publish_progress, work_queue
+from shared.bus import LoopContext, publish_event, publish_progress, work_queue
 from shared.config import pipeline_settings
 from shared.contracts import Consumer, FileEvent, FileReady, Subject, TurnEvent
 from shared.db import files, turns
@@ -40,21 +40,28 @@ Step = Callable[[E, asyncpg.Pool, NatsBroker], Awaitable[None]]
 _throttle = ProgressThrottle()
 
 
-async def announce(broker: NatsBroker, row: Mapping[str, Any] | None) -> None:
+async def announce(
+    broker: NatsBroker, row: Mapping[str, Any] | None, *, publishing_next: bool = False
+) -> None:
     """Tell SSE clients about a committed files row (nothing when the step was stale); a chunk
-    count only a moment after the file's last event waits for the next one."""
+    count only a moment after the file's last event waits for the next one. A caller
+    `publishing_next` to the stream has the event written with that publish, which it awaits:
+    one socket write instead of two."""
     if row is not None and _throttle.should_send(row, time.monotonic()):
         observe_file_row(row)
         await publish_progress(broker, row["user_id"], progress_event(row))
-        # out now: the worker's other messages may keep the event loop busy with CPU work
-        await broker.connection.flush()
+        if not publishing_next:
+            # out now: the worker's other messages may keep the event loop busy with CPU work.
+            # The publish woke the client's flusher task; yielding once lets it write first (a
+            # flush() would also wait for the server's PONG: one more round trip per event)
+            await asyncio.sleep(0)
 
 
 async def announce_ready(
     broker: NatsBroker, event: FileEvent, row: Mapping[str, Any] | None
 ) -> None:
     """Tell SSE clients, and the bus (file.ready), that a file is ready (nothing when stale)."""
-    await announce(broker, row)
+    await announce(broker, row, publishing_next=True)
     if row is not None:
         ready = FileReady(**event.model_dump(), total_chunks=row["total_chunks"])
         await publish_event(broker, Subject.FILE_READY, ready)
@@ -258,9 +265,9 @@ def consumes(
 
         async def handler(
             event: event_type,  # type: ignore[valid-type]
-            msg: NatsMessage,
-            pool: asyncpg.Pool = Context("pool"),
-            broker: NatsBroker = Context("broker"),
+            msg: NatsMessage = LoopContext("message"),
+            pool: asyncpg.Pool = LoopContext("pool"),
+            broker: NatsBroker = LoopContext("broker"),
         ) -> None:
             await run_step(step, event=event, msg=msg, pool=pool, broker=broker)
 

@@ -4,10 +4,10 @@ import asyncio
 import logging
 
 import asyncpg
-from faststream import Context
 from faststream.nats import NatsBroker, NatsRouter
 
 from services.chat.answering import start_answer
+from shared.bus import LoopContext
 from shared.contracts import ChatAccepted, ChatRequest, Request
 
 logger = logging.getLogger(__name__)
@@ -19,8 +19,8 @@ _running: set[asyncio.Task[None]] = set()
 @router.subscriber(Request.CHAT.value, queue="chat")
 async def on_chat_request(
     request: ChatRequest,
-    pool: asyncpg.Pool = Context("pool"),
-    broker: NatsBroker = Context("broker"),
+    pool: asyncpg.Pool = LoopContext("pool"),
+    broker: NatsBroker = LoopContext("broker"),
 ) -> ChatAccepted:
     """Reply ChatAccepted; the answer streams on chat.stream.<request_id>."""
     task = await start_answer(broker, pool, request)

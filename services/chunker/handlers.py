@@ -60,7 +60,7 @@ async def chunk_file(event: FileExtracted, pool: asyncpg.Pool, broker: NatsBroke
         )
     if row is None:
         return
-    await announce(broker, row)
+    await announce(broker, row, publishing_next=True)
     await publish_chunks(broker, event, ids, planned)
 
 

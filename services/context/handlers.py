@@ -5,11 +5,11 @@ import logging
 from uuid import UUID
 
 import asyncpg
-from faststream import Context
 from faststream.nats import NatsResponse, NatsRouter
 
 from services.context.assemble import build_context
 from services.context.retrieval import search
+from shared.bus import LoopContext
 from shared.context_client import ERROR_HEADER
 from shared.contracts import ContextBundle, ContextRequest, Request, SearchRequest, SearchResults
 
@@ -20,7 +20,7 @@ QUEUE_GROUP = "context"  # replicas share the requests: each one is answered onc
 
 @router.subscriber(Request.CONTEXT_BUILD.value, queue=QUEUE_GROUP)
 async def on_context_build(
-    request: ContextRequest, pool: asyncpg.Pool = Context("pool")
+    request: ContextRequest, pool: asyncpg.Pool = LoopContext("pool")
 ) -> ContextBundle | NatsResponse:
     """Assemble the bundle; a failure is replied as such, so the caller need not time out."""
     try:
@@ -31,7 +31,7 @@ async def on_context_build(
 
 @router.subscriber(Request.CONTEXT_SEARCH.value, queue=QUEUE_GROUP)
 async def on_context_search(
-    request: SearchRequest, pool: asyncpg.Pool = Context("pool")
+    request: SearchRequest, pool: asyncpg.Pool = LoopContext("pool")
 ) -> SearchResults | NatsResponse:
     """Rank the user's passages for the question; a failure is replied as such."""
     try:
