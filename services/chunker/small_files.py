@@ -3,6 +3,7 @@ cut, embedded and summarised by the chunker and stored in one transaction: the t
 it would otherwise take (compressor, embedder, summariser) cost many times that CPU work.
 Remote models keep every hop, where compressor workers scale out on the model's latency."""
 
+import time
 from collections.abc import Sequence
 
 import asyncpg
@@ -19,6 +20,12 @@ from shared.pipeline import announce_ready
 from shared.providers import registry
 from shared.usage import record_held_calls
 
+# this process's embedding space, by when the stored vectors were last seen in it: a round trip
+# per file spared. Only a hint: the storing transaction checks again, so a switch (`artisan
+# reembed`) found late costs one more hop for the files in between, never a wrong vector.
+_space_seen: dict[tuple[str, int], float] = {}
+SPACE_RECHECK_SECONDS = 5.0
+
 
 async def finishes_here(planned: Sequence[NewChunk], pool: asyncpg.Pool) -> bool:
     """Few chunks, every model in this process, and this process's embedder is the stored
@@ -28,8 +35,14 @@ async def finishes_here(planned: Sequence[NewChunk], pool: asyncpg.Pool) -> bool
     if not model_settings().all_in_process:
         return False
     embedder = registry.embedder()
+    space = (embedder.model, embedder.dimension)
+    if _space_seen.get(space, float("-inf")) > time.monotonic() - SPACE_RECHECK_SECONDS:
+        return True
     async with pool.acquire() as conn:
-        return await space_is(conn, model=embedder.model, dimension=embedder.dimension)
+        if not await space_is(conn, model=embedder.model, dimension=embedder.dimension):
+            return False
+    _space_seen[space] = time.monotonic()
+    return True
 
 
 async def finish_small_file(
@@ -59,6 +72,7 @@ async def finish_small_file(
         if not await files.lock_for_update(conn, file_id=event.file_id, attempt=event.attempt):
             return True  # stale: deleted, finished or retried since
         if not await space_is(conn, model=embedder.model, dimension=embedder.dimension):
+            _space_seen.pop((embedder.model, embedder.dimension), None)
             return False
         ids = await chunks.save_chunks(
             conn, file_id=event.file_id, user_id=event.user_id, chunks=planned
@@ -70,16 +84,12 @@ async def finish_small_file(
                 for cid, c, vector, cut in zip(ids, planned, vectors, cuts, strict=True)
             ],
         )
-        await files.advance_stage(
+        row = await files.mark_ready(
             conn,
             file_id=event.file_id,
             attempt=event.attempt,
-            stage="summarising",
-            total_chunks=len(planned),
-            processed_chunks=len(planned),
-        )
-        row = await files.mark_ready(
-            conn, file_id=event.file_id, attempt=event.attempt, summary=summary
+            summary=summary,
+            chunk_count=len(planned),
         )
     await announce_ready(broker, event, row)
     return True

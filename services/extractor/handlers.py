@@ -35,11 +35,10 @@ async def extract_file(event: FileUploaded, pool: asyncpg.Pool, broker: NatsBrok
         return
     filename, data = upload
     text = await read_text(data, filename, extraction_settings())
-    async with pool.acquire() as conn:
-        row = await files.store_text(conn, file_id=event.file_id, attempt=event.attempt, text=text)
+    row = await files.store_text(pool, file_id=event.file_id, attempt=event.attempt, text=text)
     if row is None:
         return
-    await announce(broker, row)
+    await announce(broker, row, publishing_next=True)
     await publish_event(broker, Subject.FILE_EXTRACTED, FileExtracted(**event.model_dump()))
 
 
