@@ -10,6 +10,8 @@ import subprocess
 import sys
 import time
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -232,7 +234,7 @@ class EmbeddedPostgres:
             time.sleep(0.1)
         # pgserver starts a server under its inter-process lock; the socket directory derives
         # from the data directory, so the server comes back at the URL the services hold
-        with type(self.server)._lock:  # type: ignore[attr-defined]
+        with type(self.server)._lock, _postgres_malloc():  # type: ignore[attr-defined]
             self.server.ensure_postgres_running()  # type: ignore[attr-defined]
         if not self.is_alive():
             raise RuntimeError("the old postmaster has not exited yet")
@@ -248,5 +250,32 @@ def start_postgres(data_dir: Path) -> EmbeddedPostgres:
     import pgserver
 
     data_dir.parent.mkdir(parents=True, exist_ok=True)
-    server = pgserver.get_server(data_dir, cleanup_mode="stop")
+    with _postgres_malloc():
+        server = pgserver.get_server(data_dir, cleanup_mode="stop")
     return EmbeddedPostgres(server=server, url=server.get_uri())
+
+
+# glibc hands a freed block of more than 128 kB back to the kernel at once (munmap, or trimming
+# the heap's top), so the next statement faults the same pages in again, zeroed: half of the
+# embedded PostgreSQL's CPU while files are ingested went to those page faults (`perf`), and
+# with these limits PostgreSQL's CPU per file halves (tests/benchmarks/throughput.py). A backend
+# keeps at most 64 MB of freed memory for its next statement.
+POSTGRES_MALLOC_ENV = {
+    "MALLOC_MMAP_THRESHOLD_": str(16 * 1024**2),
+    "MALLOC_TRIM_THRESHOLD_": str(64 * 1024**2),
+}
+
+
+@contextmanager
+def _postgres_malloc() -> Iterator[None]:
+    """POSTGRES_MALLOC_ENV in the environment pg_ctl, and so PostgreSQL, inherits."""
+    saved = {name: os.environ.get(name) for name in POSTGRES_MALLOC_ENV}
+    os.environ.update(POSTGRES_MALLOC_ENV)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value

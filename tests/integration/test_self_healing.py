@@ -20,7 +20,12 @@ from nats.errors import Error as NatsError
 from pydantic import SecretStr
 
 from shared.bus import create_broker
-from shared.launcher.embedded import EmbeddedNats, EmbeddedPostgres, running_nats_token
+from shared.launcher.embedded import (
+    POSTGRES_MALLOC_ENV,
+    EmbeddedNats,
+    EmbeddedPostgres,
+    running_nats_token,
+)
 from shared.launcher.stack import Stack, wait_until_ready
 from tests.conftest import TEST_ENV
 from tests.fixtures import documents
@@ -149,8 +154,17 @@ async def test_a_stopped_postgres_comes_back_and_every_file_becomes_ready(
     postgres = embedded_postgres(healer.stack)
     pid_file = postgres.server.pgdata / "postmaster.pid"  # type: ignore[attr-defined]
     old_pid = int(pid_file.read_text().split()[0])
+    assert POSTGRES_MALLOC_ENV.items() <= _environment(old_pid).items()
     await _kill_mid_pipeline(healer, "postgres", lambda: os.kill(old_pid, how))
-    assert int(pid_file.read_text().split()[0]) != old_pid and postgres.is_alive()
+    new_pid = int(pid_file.read_text().split()[0])
+    assert new_pid != old_pid and postgres.is_alive()
+    # restarted as it was started: glibc keeps freed memory for the next statement
+    assert POSTGRES_MALLOC_ENV.items() <= _environment(new_pid).items()
+
+
+def _environment(pid: int) -> dict[str, str]:
+    entries = Path(f"/proc/{pid}/environ").read_bytes().decode().split("\0")
+    return dict(entry.split("=", 1) for entry in entries if "=" in entry)
 
 
 async def _kill_mid_pipeline(healer: Healer, name: str, kill: Callable[[], None]) -> None:

@@ -6,6 +6,7 @@ import pytest
 import yaml
 
 from shared.config import REPO_ROOT
+from shared.launcher.embedded import POSTGRES_MALLOC_ENV
 from shared.launcher.supervisor import SERVICES
 
 COMPOSE_FILE = REPO_ROOT / "docker-compose.yml"
@@ -60,6 +61,12 @@ def test_postgres_has_pgvector(services: dict[str, dict[str, Any]]) -> None:
     postgres = services["postgres"]
     assert postgres["image"].startswith("pgvector/pgvector:")
     assert "pg_isready" in str(postgres["healthcheck"]["test"])
+
+
+def test_postgres_keeps_freed_memory_as_the_embedded_one_does(
+    services: dict[str, dict[str, Any]],
+) -> None:
+    assert POSTGRES_MALLOC_ENV.items() <= environment(services["postgres"]).items()
 
 
 def test_jaeger_receives_otlp_and_services_export_to_it(
