@@ -1,5 +1,5 @@
-"""What each user stores: the bytes of their uploaded files (the files table's `size`), for the
-gateway's storage quota."""
+"""What each user stores: the bytes of their uploaded files (the sum of the files table's `size`,
+kept in users.stored_bytes by migration 0017's trigger), for the gateway's storage quota."""
 
 from uuid import UUID
 
@@ -14,10 +14,10 @@ async def stored_bytes(
     """The bytes of every file the user stores, and which of `content_hashes` they already have
     (an upload of those stores nothing new)."""
     row = await conn.fetchrow(
-        """SELECT coalesce(sum(size), 0)::bigint AS used,
-                  coalesce(array_agg(content_hash) FILTER (WHERE content_hash = ANY($2::text[])),
-                           '{}') AS present
-           FROM files WHERE user_id = $1""",
+        """SELECT u.stored_bytes AS used,
+                  array(SELECT content_hash FROM files
+                        WHERE user_id = $1 AND content_hash = ANY($2::text[])) AS present
+           FROM users u WHERE u.id = $1""",
         user_id,
         content_hashes,
     )
