@@ -213,3 +213,14 @@ async def park_turn(db: asyncpg.Pool, turn: NewTurn) -> asyncpg.Record:
         row = await insert_turn(conn, turn)
         await conn.execute("UPDATE superjournal SET published_at = now() WHERE id = $1", row["id"])
         return row
+
+
+class RolledBack(Exception):
+    """Raised to end a transaction a test made only to look inside."""
+
+
+def rows_read(plan: dict[str, Any]) -> float:
+    """Rows an EXPLAIN ANALYZE plan node and those below it produced or filtered out, over all
+    their loops."""
+    own = (plan["Actual Rows"] + plan.get("Rows Removed by Filter", 0)) * plan["Actual Loops"]
+    return own + sum(rows_read(child) for child in plan.get("Plans", []))

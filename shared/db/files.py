@@ -99,29 +99,28 @@ async def load_upload(conn: Conn, *, file_id: UUID) -> tuple[str, bytes] | None:
 
 async def load_text(conn: Conn, *, user_id: UUID, file_id: UUID, live: bool = False) -> str | None:
     """The text of the version being processed, or (live) of the one search reads, which
-    the live chunks' offsets point into."""
+    the live chunks' offsets point into. The owner is compared here, not in SQL: see
+    is_current_attempt."""
     version = "coalesce(f.live_version, f.version)" if live else "f.version"
-    return await conn.fetchval(
-        "SELECT c.text FROM file_contents c"
+    row = await conn.fetchrow(
+        "SELECT f.user_id, c.text FROM file_contents c"
         f" JOIN files f ON f.id = c.file_id AND c.version = {version}"
-        " WHERE c.file_id = $1 AND f.user_id = $2",
+        " WHERE c.file_id = $1",
         file_id,
-        user_id,
     )
+    return row["text"] if row is not None and row["user_id"] == user_id else None
 
 
 async def is_current_attempt(conn: Conn, *, user_id: UUID, file_id: UUID, attempt: int) -> bool:
     """False when the file was deleted, has finished, or was retried since the event was sent,
-    and for an event naming another user than the file's owner."""
-    return bool(
-        await conn.fetchval(
-            "SELECT true FROM files"
-            " WHERE id = $1 AND attempt = $2 AND status = 'processing' AND user_id = $3",
-            file_id,
-            attempt,
-            user_id,
-        )
+    and for an event naming another user than the file's owner, compared here: as `user_id =
+    $3` in SQL, the planner may read all of the user's files for it (migration 0018)."""
+    owner = await conn.fetchval(
+        "SELECT user_id FROM files WHERE id = $1 AND attempt = $2 AND status = 'processing'",
+        file_id,
+        attempt,
     )
+    return owner == user_id
 
 
 async def store_text(
