@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from shared.db.chunks import NewChunk
 from shared.domain import ChunkType, FileType
 from shared.providers.base import Chunker, Classifier
-from shared.text.spans import line_range, validate_spans
+from shared.text.spans import line_ranges, validate_spans
 
 
 async def plan_chunks(
@@ -27,8 +27,10 @@ async def plan_chunks(
     else:
         chunk_types = [ChunkType(file_type.value)] * len(spans)
     planned = []
-    for index, (span, piece, chunk_type) in enumerate(zip(spans, pieces, chunk_types, strict=True)):
-        line_start, line_end = line_range(text, span.start, span.end)
+    lines = line_ranges(text, spans)
+    for index, (span, piece, chunk_type, (line_start, line_end)) in enumerate(
+        zip(spans, pieces, chunk_types, lines, strict=True)
+    ):
         planned.append(
             NewChunk(
                 index=index,

@@ -21,6 +21,7 @@ from shared.providers.base import (
     Summariser,
     Verifier,
 )
+from shared.providers.cpu import run_sized
 from shared.text.tokens import count_tokens
 from shared.usage import LOCAL_PROVIDER, record_call
 
@@ -56,12 +57,18 @@ class RecordedLocal:
         async def recorded(*args: Any, **kwargs: Any) -> Any:
             started = time.monotonic()
             result = await attribute(*args, **kwargs)
+            inputs = [*args, *kwargs.values()]
+            # counting a whole file's tokens is work for a thread too (run_sized)
+            prompt_tokens, completion_tokens = await run_sized(
+                _chars_in(inputs),
+                lambda: (_tokens_in(inputs), 0 if name == "embed" else _tokens_in([result])),
+            )
             await record_call(
                 role=_ROLE_OF_METHOD[name],
                 provider=LOCAL_PROVIDER,
                 model=LOCAL_MODEL,
-                prompt_tokens=_tokens_in([*args, *kwargs.values()]),
-                completion_tokens=0 if name == "embed" else _tokens_in([result]),
+                prompt_tokens=prompt_tokens,
+                completion_tokens=completion_tokens,
                 started=started,
             )
             return result
@@ -78,6 +85,17 @@ def _tokens_in(values: list[Any]) -> int:
             total += _tokens_in(list(value))
         elif hasattr(value, "__dict__") or hasattr(value, "model_dump"):
             total += count_tokens(str(value))
+    return total
+
+
+def _chars_in(values: list[Any]) -> int:
+    """The characters of the texts among `values` and in their lists: the call's size."""
+    total = 0
+    for value in values:
+        if isinstance(value, str):
+            total += len(value)
+        elif isinstance(value, list | tuple):
+            total += _chars_in(list(value))
     return total
 
 

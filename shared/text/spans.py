@@ -16,6 +16,18 @@ def line_range(text: str, start: int, end: int) -> tuple[int, int]:
     return first, first + text.count("\n", start, end - 1)
 
 
+def line_ranges(text: str, spans: Sequence[ChunkSpan]) -> list[tuple[int, int]]:
+    """line_range of each of `spans` (valid ones: in order and contiguous), counting each line
+    once: from the start of the text for every span, a file of many chunks took time quadratic
+    in its length."""
+    ranges, line = [], 1  # the line the next span starts on
+    for span in spans:
+        last = line + text.count("\n", span.start, span.end - 1) if span.end > span.start else line
+        ranges.append((line, last))
+        line += text.count("\n", span.start, span.end)
+    return ranges
+
+
 def validate_spans(text: str, spans: Sequence[ChunkSpan]) -> None:
     """Raise ValueError unless spans are in order, contiguous, non-empty and cover the text."""
     if not text:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from shared.domain import ChunkSpan
+from shared.providers.cpu import run_sized
 from shared.providers.local.boundaries import Boundary, line_boundaries
 from shared.providers.local.summary import section_summary
 from shared.providers.local.titles import titled_spans
@@ -34,7 +35,7 @@ class LocalChunker:
         self.target_words = target_words
 
     async def chunk(self, text: str) -> list[ChunkSpan]:
-        return chunk_text(text, self.target_words)
+        return await run_sized(len(text), chunk_text, text, self.target_words)
 
 
 def chunk_text(text: str, target_words: int = DEFAULT_TARGET_WORDS) -> list[ChunkSpan]:

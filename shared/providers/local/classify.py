@@ -3,6 +3,7 @@
 import re
 
 from shared.domain import ChunkType, FileType
+from shared.providers.cpu import run_sized
 from shared.providers.local.boundaries import line_boundaries
 from shared.text.boundaries import BoundaryLevel
 from shared.text.words import word_set, words
@@ -169,7 +170,7 @@ class LocalClassifier:
     """Offline classifier scoring strategic and factual cues."""
 
     async def classify_file(self, text: str) -> FileType:
-        return classify_file_text(text)
+        return await run_sized(len(text), classify_file_text, text)
 
     async def classify_chunk(self, text: str) -> ChunkType:
         return classify_chunk_text(text)

@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from shared.providers.cpu import run_sized
 from shared.providers.local.informative import centrality, informative_score, title_stems_of
 from shared.providers.local.summary import section_summary
 from shared.text.sentences import sentence_spans
@@ -53,7 +54,8 @@ class LocalSummariser:
         return section_summary(text, title)
 
     async def summarise_file(self, filename: str, sections: list[tuple[str, str]]) -> str:
-        return file_summary(filename, sections)
+        size = sum(len(title) + len(text) for title, text in sections)
+        return await run_sized(size, file_summary, filename, sections)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from shared.domain import ChunkSpan
 from shared.providers.local import LocalChunker
 from shared.providers.local.chunking import chunk_text
-from shared.text.spans import line_range, validate_spans
+from shared.text.spans import validate_spans
 from tests.fixtures.transcripts import interview_transcript, turn_offsets
 
 CHUNK_SUMMARY_CHARS = 600  # the design's bound for a chunk (section) summary
@@ -225,17 +225,6 @@ def test_one_long_paragraph_splits_at_sentence_ends() -> None:
     assert len(spans) >= 5
     for span in spans[:-1]:
         assert text[span.start : span.end].endswith(". ")
-
-
-def test_line_range_is_one_based_and_inclusive() -> None:
-    text = "alpha\nbeta\ngamma\n"
-    assert line_range(text, 0, 5) == (1, 1)
-    assert line_range(text, 0, 6) == (1, 1)  # the newline ending line 1 is on line 1
-    assert line_range(text, 0, 7) == (1, 2)
-    assert line_range(text, 6, len(text)) == (2, 3)
-    assert line_range(text, 11, 11) == (3, 3)
-    with pytest.raises(ValueError):
-        line_range(text, 3, 100)
 
 
 def test_validate_spans_rejects_gaps_overlaps_and_short_coverage() -> None:
