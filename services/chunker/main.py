@@ -1,11 +1,11 @@
 """Entry point of the chunker service."""
 
 from services.chunker.handlers import router
-from shared.service import run_service
+from shared.service import prepare_chat_model, run_service
 
 
 def main() -> None:
-    run_service("chunker", router)
+    run_service("chunker", router, startup_checks=[prepare_chat_model])
 
 
 if __name__ == "__main__":

@@ -1,11 +1,11 @@
 """Entry point of the compressor service (run several: they share one durable consumer)."""
 
 from services.compressor.handlers import router
-from shared.service import run_service
+from shared.service import prepare_chat_model, run_service
 
 
 def main() -> None:
-    run_service("compressor", router)
+    run_service("compressor", router, startup_checks=[prepare_chat_model])
 
 
 if __name__ == "__main__":

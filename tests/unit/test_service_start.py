@@ -1,0 +1,34 @@
+"""A service that calls the chat model builds its client at start, not at its first message:
+eight compressors building theirs at once on their first chunks held those chunks back 3 s."""
+
+from collections.abc import Iterator
+
+import pytest
+
+from shared.config import model_settings
+from shared.providers import registry
+from shared.service import prepare_chat_model
+
+
+@pytest.fixture
+def built_afresh() -> Iterator[None]:
+    model_settings.cache_clear()
+    registry.forget_providers()
+    yield
+    model_settings.cache_clear()
+    registry.forget_providers()
+
+
+async def test_with_a_remote_model_the_client_is_built_at_start(
+    built_afresh: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARTISAN_LLM_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("ARTISAN_LLM_API_KEY", "test-key")
+    model_settings.cache_clear()
+    await prepare_chat_model(None)  # type: ignore[arg-type]  # the pool is not needed
+    assert registry.chat_model.cache_info().currsize == 1
+
+
+async def test_with_local_models_nothing_is_built(built_afresh: None) -> None:
+    await prepare_chat_model(None)  # type: ignore[arg-type]
+    assert registry.chat_model.cache_info().currsize == 0
