@@ -11,8 +11,8 @@ from faststream.nats import NatsBroker
 
 from shared.config import model_settings, pipeline_settings
 from shared.contracts import FileExtracted
-from shared.db import chunks, files
-from shared.db.chunk_results import ChunkResult, store_results
+from shared.db import files
+from shared.db.chunk_results import FinishedChunk, save_finished_chunks
 from shared.db.chunks import NewChunk
 from shared.db.embedding_space import space_is
 from shared.domain import ArtisanCut, ChunkType, embedding_text
@@ -74,14 +74,13 @@ async def finish_small_file(
         if not await space_is(conn, model=embedder.model, dimension=embedder.dimension):
             _space_seen.pop((embedder.model, embedder.dimension), None)
             return False
-        ids = await chunks.save_chunks(
-            conn, file_id=event.file_id, user_id=event.user_id, chunks=planned
-        )
-        await store_results(
+        await save_finished_chunks(
             conn,
-            [
-                ChunkResult(chunk_id=cid, text=c.text, embedding=vector, cut=cut)
-                for cid, c, vector, cut in zip(ids, planned, vectors, cuts, strict=True)
+            file_id=event.file_id,
+            user_id=event.user_id,
+            finished=[
+                FinishedChunk(chunk=c, embedding=vector, cut=cut)
+                for c, vector, cut in zip(planned, vectors, cuts, strict=True)
             ],
         )
         row = await files.mark_ready(

@@ -60,7 +60,7 @@ def chunk_id(file_id: UUID, index: int, version: int = 1) -> UUID:
     return uuid.uuid5(file_id, f"v{version}:chunk:{index}")
 
 
-def _upsert_args(
+def chunk_row(
     cid: UUID, file_id: UUID, user_id: UUID, c: NewChunk, version: int, searchable: bool
 ) -> tuple[object, ...]:
     return (
@@ -93,15 +93,17 @@ async def save_chunks(
     ids = [chunk_id(file_id, c.index) for c in chunks]
     await conn.executemany(
         _UPSERT_CHUNK,
-        [
-            _upsert_args(cid, file_id, user_id, c, 1, True)
-            for cid, c in zip(ids, chunks, strict=True)
-        ],
+        [chunk_row(cid, file_id, user_id, c, 1, True) for cid, c in zip(ids, chunks, strict=True)],
     )
-    await conn.execute(
-        "DELETE FROM file_chunks WHERE file_id = $1 AND chunk_index >= $2", file_id, len(chunks)
-    )
+    await drop_chunks_beyond(conn, file_id=file_id, count=len(chunks))
     return ids
+
+
+async def drop_chunks_beyond(conn: asyncpg.Connection, *, file_id: UUID, count: int) -> None:
+    """Delete the file's chunks past its first `count` (an earlier run cut it into more)."""
+    await conn.execute(
+        "DELETE FROM file_chunks WHERE file_id = $1 AND chunk_index >= $2", file_id, count
+    )
 
 
 async def get_chunk(
@@ -214,7 +216,7 @@ async def save_version(
     await conn.executemany(
         _UPSERT_CHUNK,
         [
-            _upsert_args(cid, file_id, user_id, c, version, False)
+            chunk_row(cid, file_id, user_id, c, version, False)
             for cid, c in zip(ids, chunks, strict=True)
             if c.index not in reused
         ],
