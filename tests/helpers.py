@@ -5,7 +5,7 @@ import hashlib
 import subprocess
 import time
 from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -215,8 +215,17 @@ async def park_turn(db: asyncpg.Pool, turn: NewTurn) -> asyncpg.Record:
         return row
 
 
-class RolledBack(Exception):
-    """Raised to end a transaction a test made only to look inside."""
+@asynccontextmanager
+async def rolled_back(db: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
+    """A connection in a transaction that is rolled back at the end: what a test writes there
+    is seen by nobody else, and is gone afterwards."""
+    async with db.acquire() as conn:
+        transaction = conn.transaction()
+        await transaction.start()
+        try:
+            yield conn
+        finally:
+            await transaction.rollback()
 
 
 def rows_read(plan: dict[str, Any]) -> float:

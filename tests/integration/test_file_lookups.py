@@ -3,12 +3,11 @@ statistics were taken and has thousands of files (migration 0018): the planner o
 user for one with no files and read all of their files for each lookup."""
 
 import json
-from contextlib import suppress
 
 import asyncpg
 
 from shared.db import files, users
-from tests.helpers import RolledBack, rows_read
+from tests.helpers import rolled_back, rows_read
 
 ADD_FILES = """
     INSERT INTO files (id, user_id, filename, media_type, size, content_hash, status,
@@ -26,21 +25,19 @@ async def test_a_new_users_file_is_found_by_its_key_however_many_files_they_have
     db: asyncpg.Pool,
 ) -> None:
     # everything here exists only in this transaction, rolled back at the end
-    with suppress(RolledBack):
-        async with db.acquire() as conn, conn.transaction():
-            known, _ = await users.create_user(conn, name="known")
-            await conn.execute(ADD_FILES, known.id, 300)
-            await conn.execute("ANALYZE files")  # the statistics know only `known`'s files
-            new, _ = await users.create_user(conn, name="new")
-            await conn.execute(ADD_FILES, new.id, 3000)
-            file_id = await conn.fetchval("SELECT id FROM files WHERE user_id = $1", new.id)
-            assert await files.is_current_attempt(conn, user_id=new.id, file_id=file_id, attempt=1)
-            # the first runs of a prepared statement are planned for their values, the later
-            # ones may take a generic plan: both are looked at
-            explained = [
-                await conn.fetchval(f"EXPLAIN (ANALYZE, FORMAT JSON) {IS_CURRENT}", file_id, new.id)
-                for _ in range(8)
-            ]
-            raise RolledBack
+    async with rolled_back(db) as conn:
+        known, _ = await users.create_user(conn, name="known")
+        await conn.execute(ADD_FILES, known.id, 300)
+        await conn.execute("ANALYZE files")  # the statistics know only `known`'s files
+        new, _ = await users.create_user(conn, name="new")
+        await conn.execute(ADD_FILES, new.id, 3000)
+        file_id = await conn.fetchval("SELECT id FROM files WHERE user_id = $1", new.id)
+        assert await files.is_current_attempt(conn, user_id=new.id, file_id=file_id, attempt=1)
+        # the first runs of a prepared statement are planned for their values, the later
+        # ones may take a generic plan: both are looked at
+        explained = [
+            await conn.fetchval(f"EXPLAIN (ANALYZE, FORMAT JSON) {IS_CURRENT}", file_id, new.id)
+            for _ in range(8)
+        ]
     for plan in explained:
         assert rows_read(json.loads(plan)[0]["Plan"]) <= 1, plan

@@ -2,8 +2,6 @@
 cut, vector and search terms, not a bare row updated twice (each update computed and indexed
 the text's search vector anew)."""
 
-from contextlib import suppress
-
 import asyncpg
 
 from shared.db import files, users
@@ -11,7 +9,7 @@ from shared.db.chunk_results import FinishedChunk, save_finished_chunks
 from shared.db.chunks import NewChunk
 from shared.db.embedding_space import stored_dimension
 from shared.domain import ArtisanCut
-from tests.helpers import RolledBack
+from tests.helpers import rolled_back
 
 PLAN = NewChunk(0, "strategic", "Plan", 0, 30, 1, 1, "We ship on Friday after review.")
 LOG = NewChunk(1, "factual", "Log", 30, 56, 2, 2, "The build passed twice now.")
@@ -26,30 +24,28 @@ async def test_each_finished_chunk_is_one_row_version_with_its_cut_vector_and_te
     db: asyncpg.Pool,
 ) -> None:
     # everything here exists only in this transaction, rolled back at the end
-    with suppress(RolledBack):
-        async with db.acquire() as conn, conn.transaction():
-            user, _ = await users.create_user(conn, name="finished")
-            file, _ = await files.insert_file(
-                conn,
-                user_id=user.id,
-                filename="plan.md",
-                media_type="text/markdown",
-                content_hash="finished-chunks",
-                data=b"...",
-            )
-            vector = [1.0] + [0.0] * (await stored_dimension(conn) - 1)
-            finished = [FinishedChunk(PLAN, vector, CUT), FinishedChunk(LOG, vector)]
-            before = await conn.fetchrow(WRITES)
-            await save_finished_chunks(conn, file_id=file["id"], user_id=user.id, finished=finished)
-            after = await conn.fetchrow(WRITES)
-            rows = await conn.fetch(
-                """SELECT c.chunk_index, c.decision_arc_summary, c.salience_score,
+    async with rolled_back(db) as conn:
+        user, _ = await users.create_user(conn, name="finished")
+        file, _ = await files.insert_file(
+            conn,
+            user_id=user.id,
+            filename="plan.md",
+            media_type="text/markdown",
+            content_hash="finished-chunks",
+            data=b"...",
+        )
+        vector = [1.0] + [0.0] * (await stored_dimension(conn) - 1)
+        finished = [FinishedChunk(PLAN, vector, CUT), FinishedChunk(LOG, vector)]
+        before = await conn.fetchrow(WRITES)
+        await save_finished_chunks(conn, file_id=file["id"], user_id=user.id, finished=finished)
+        after = await conn.fetchrow(WRITES)
+        rows = await conn.fetch(
+            """SELECT c.chunk_index, c.decision_arc_summary, c.salience_score,
                           c.embedding IS NOT NULL AS embedded,
                           (SELECT count(*) FROM chunk_terms t WHERE t.chunk_id = c.id) AS terms
                    FROM file_chunks c WHERE c.file_id = $1 ORDER BY c.chunk_index""",
-                file["id"],
-            )
-            raise RolledBack
+            file["id"],
+        )
     assert after["n_tup_ins"] - before["n_tup_ins"] == 2
     assert after["n_tup_upd"] - before["n_tup_upd"] == 0
     assert [dict(r) for r in rows] == [

@@ -2,13 +2,12 @@
 trigger as files are uploaded, updated in place and deleted, never summed per upload."""
 
 import json
-from contextlib import suppress
 
 import asyncpg
 import httpx
 
 from shared.db.storage import STORED_BYTES, stored_bytes
-from tests.helpers import RolledBack, rows_read, wait_for_status
+from tests.helpers import rolled_back, rows_read, wait_for_status
 
 
 async def test_the_stored_total_follows_uploads_updates_and_deletes(
@@ -51,21 +50,19 @@ async def test_the_quota_check_reads_only_the_uploaded_hashes_however_many_files
     user_id = api_client.user_id
     hashes = ["hash-7", "hash-2999"] + [f"new-{i}" for i in range(98)]
     # the user's 3,000 files exist only in this transaction, rolled back at the end
-    with suppress(RolledBack):
-        async with db.acquire() as conn, conn.transaction():
-            await conn.execute(
-                """INSERT INTO files (id, user_id, filename, media_type, size, content_hash,
+    async with rolled_back(db) as conn:
+        await conn.execute(
+            """INSERT INTO files (id, user_id, filename, media_type, size, content_hash,
                                       status, processing_stage, progress)
                    SELECT gen_random_uuid(), $1, 'f' || i || '.txt', 'text/plain', 10,
                           'hash-' || i, 'ready', 'ready', 100
                    FROM generate_series(1, 3000) AS i""",
-                user_id,
-            )
-            found = await stored_bytes(conn, user_id=user_id, content_hashes=hashes)
-            explained = await conn.fetchval(
-                f"EXPLAIN (ANALYZE, FORMAT JSON) {STORED_BYTES}", user_id, hashes
-            )
-            raise RolledBack
+            user_id,
+        )
+        found = await stored_bytes(conn, user_id=user_id, content_hashes=hashes)
+        explained = await conn.fetchval(
+            f"EXPLAIN (ANALYZE, FORMAT JSON) {STORED_BYTES}", user_id, hashes
+        )
     assert found == (30_000, {"hash-7", "hash-2999"})
     # a probe per hash (and the hashes, and the user row), not a read of all 3,000 files
     assert rows_read(json.loads(explained)[0]["Plan"]) < 2 * len(hashes) + 10, explained
