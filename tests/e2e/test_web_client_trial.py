@@ -29,6 +29,15 @@ async def ask(page: Page, question: str, turns_before: int) -> None:
     await expect(page.locator(SAVED_TURNS)).to_have_count(turns_before + 1, timeout=60_000)
 
 
+async def tell(page: Page, user: WebUser, words: str, turns_before: int) -> None:
+    """Say something, then wait for its turn to be journaled: what a turn tells reaches the
+    memory as the pipeline journals the turn, a moment later (under CI's load the next question
+    once came first, and was answered from the files)."""
+    await ask(page, words, turns_before)
+    told = await page.locator(SAVED_TURNS).last.get_attribute("data-turn-id")
+    await wait_journaled(user.client, [str(told)])
+
+
 def last_answer(page: Page) -> Locator:
     return page.locator(SAVED_TURNS).last.locator(".answer")
 
@@ -62,11 +71,7 @@ async def test_a_founders_trial_meets_none_of_the_eight_problems(
     await screenshot(page, "sources-after")
 
     # what you tell it is used: names and the company answer direct questions
-    await ask(page, "I am Maya Chen, the CEO of Brightloop.", 1)
-    # what a turn tells reaches the memory as the pipeline journals the turn (a moment later;
-    # under CI's load the next question once came first and was answered from the files)
-    told = await page.locator(SAVED_TURNS).last.get_attribute("data-turn-id")
-    await wait_journaled(web_user.client, [str(told)])
+    await tell(page, web_user, "I am Maya Chen, the CEO of Brightloop.", 1)
     await ask(page, "What is my company called?", 2)
     await expect(last_answer(page)).to_contain_text("Brightloop")
     await ask(page, "What is my name?", 3)
