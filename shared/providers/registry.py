@@ -5,6 +5,7 @@ Local implementations are wrapped so that their calls are recorded like remote o
 """
 
 import time
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -76,27 +77,24 @@ class RecordedLocal:
         return recorded
 
 
-def _tokens_in(values: list[Any]) -> int:
-    total = 0
+def _texts_in(values: Iterable[Any], *, objects: bool) -> Iterator[str]:
+    """The texts among `values` and in their lists; with `objects`, each object's text too."""
     for value in values:
         if isinstance(value, str):
-            total += count_tokens(value)
+            yield value
         elif isinstance(value, list | tuple):
-            total += _tokens_in(list(value))
-        elif hasattr(value, "__dict__") or hasattr(value, "model_dump"):
-            total += count_tokens(str(value))
-    return total
+            yield from _texts_in(value, objects=objects)
+        elif objects and (hasattr(value, "__dict__") or hasattr(value, "model_dump")):
+            yield str(value)
+
+
+def _tokens_in(values: list[Any]) -> int:
+    return sum(count_tokens(text) for text in _texts_in(values, objects=True))
 
 
 def _chars_in(values: list[Any]) -> int:
     """The characters of the texts among `values` and in their lists: the call's size."""
-    total = 0
-    for value in values:
-        if isinstance(value, str):
-            total += len(value)
-        elif isinstance(value, list | tuple):
-            total += _chars_in(list(value))
-    return total
+    return sum(len(text) for text in _texts_in(values, objects=False))
 
 
 @lru_cache
