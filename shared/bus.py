@@ -90,16 +90,16 @@ async def ensure_stream(broker: NatsBroker) -> None:
         await jetstream.update_stream(config)
 
 
-def work_queue(consumer: Consumer, concurrency: int | None = None) -> dict[str, Any]:
-    """Subscriber options for a durable pull consumer shared by all replicas of a service;
-    `concurrency` overrides the pipeline's messages-at-once for this consumer."""
+def work_queue(consumer: Consumer) -> dict[str, Any]:
+    """Subscriber options for one slot of a durable pull consumer shared by all replicas of a
+    service. A slot fetches one message when it is free: a message fetched ahead would wait for
+    a slot without the in-progress heartbeat (`run_step` starts it) and, past the ack deadline,
+    be delivered again while it waits. Several messages at once are several slots."""
     settings = pipeline_settings()
-    concurrency = concurrency or settings.concurrency()
     return {
         "stream": STREAM,
         "durable": consumer.value,
-        "pull_sub": PullSub(batch_size=concurrency, timeout=5.0),
-        "max_workers": concurrency,
+        "pull_sub": PullSub(batch_size=1, timeout=5.0),
         "config": ConsumerConfig(
             durable_name=consumer.value,
             deliver_policy=DeliverPolicy.ALL,

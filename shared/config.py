@@ -95,8 +95,8 @@ class PipelineSettings(_ArtisanSettings):
     worker_concurrency: int | None = Field(
         None,
         description="messages one service process works on at once; default 8 with remote"
-        " models (calls wait on the network), 1 with local ones (4 overlaps round trips with"
-        " model work, but once let a fetched message outwait its ack deadline in CI)",
+        " models (calls wait on the network), 4 with local ones (overlaps round trips with"
+        " model work)",
     )
 
     inline_max_chunks: int = Field(
@@ -107,7 +107,7 @@ class PipelineSettings(_ArtisanSettings):
     )
 
     def concurrency(self) -> int:
-        default = 1 if model_settings().all_in_process else 8
+        default = 4 if model_settings().all_in_process else 8
         return default if self.worker_concurrency is None else self.worker_concurrency
 
 

@@ -272,8 +272,9 @@ def consumes(
             await run_step(step, event=event, msg=msg, pool=pool, broker=broker)
 
         handler.__name__ = handler.__qualname__ = f"on_{subject.replace('.', '_')}"
-        options = work_queue(consumer, concurrency)
-        router.subscriber(subject, **options, title=f"{consumer}:{subject}")(handler)
+        for slot in range(concurrency or pipeline_settings().concurrency()):
+            title = f"{consumer}:{subject}:{slot}"
+            router.subscriber(subject, **work_queue(consumer), title=title)(handler)
         return step
 
     return register
