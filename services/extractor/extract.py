@@ -1,6 +1,5 @@
 """Which files Artisan reads, their media types, and bytes → normalised UTF-8 text."""
 
-import re
 from collections.abc import Callable
 
 from services.extractor.csv_text import csv_to_text
@@ -14,10 +13,7 @@ from services.extractor.vtt import vtt_to_text
 from services.extractor.xlsx_text import xlsx_to_text
 from shared.config import ExtractionSettings, extraction_settings
 from shared.formats import SUPPORTED_EXTENSIONS, extension_of
-
-# C0 controls other than tab and newline carry no meaning in stored text
-_STRAY_CONTROLS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
-_EXCESS_BLANK_LINES = re.compile(r"\n(?:[ \t]*\n){3,}")
+from shared.text.plain import normalise_text
 
 
 def extract_text(data: bytes, filename: str, limits: ExtractionSettings | None = None) -> str:
@@ -43,14 +39,6 @@ def extract_text(data: bytes, filename: str, limits: ExtractionSettings | None =
 def _check_length(text: str, max_chars: int) -> None:
     if len(text) > max_chars:
         raise too_much_text(len(text), max_chars)
-
-
-def normalise_text(text: str) -> str:
-    """'\\n' line endings, no control characters, at most two blank lines in a row."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\f", "\n").replace("\v", "\n")
-    text = _STRAY_CONTROLS.sub("", text.lstrip("\ufeff"))
-    text = _EXCESS_BLANK_LINES.sub("\n\n\n", text)
-    return text.strip("\n").rstrip() + "\n"
 
 
 def _read_plain(data: bytes, _limits: ExtractionSettings) -> str:

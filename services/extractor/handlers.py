@@ -13,12 +13,12 @@ from shared.contracts import Consumer, FileExtracted, FileUploaded, Subject
 from shared.db import files
 from shared.formats import extension_of
 from shared.pipeline import announce, consumes
+from shared.text.plain import PLAIN_TEXT_FORMATS
 
 router = NatsRouter()
 # plain text this small is read here: decoding it is linear and bounded (the charset detector
 # reads at most 256 KB), and a child process would cost several times the work itself
 IN_PROCESS_MAX_BYTES = 256 * 1024
-IN_PROCESS_FORMATS = frozenset({".txt", ".md", ".rst", ".log"})
 
 
 # parsing waits on a child process, so several files at once cost little and a file that runs
@@ -46,6 +46,6 @@ async def read_text(data: bytes, filename: str, limits: ExtractionSettings) -> s
     """Small plain text in this process; everything else is parsed in a child process with a
     time and a memory limit, so a hostile file fails on its own (an ExtractionError is
     permanent) while this process keeps serving the others."""
-    if len(data) <= IN_PROCESS_MAX_BYTES and extension_of(filename) in IN_PROCESS_FORMATS:
+    if len(data) <= IN_PROCESS_MAX_BYTES and extension_of(filename) in PLAIN_TEXT_FORMATS:
         return await asyncio.to_thread(extract_text, data, filename, limits)
     return await extract_in_child(data, filename, limits)

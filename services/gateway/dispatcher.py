@@ -21,7 +21,14 @@ from nats.js.api import ConsumerInfo
 from services.gateway import outbox
 from shared.bus import publish_event, publish_progress
 from shared.config import DispatchSettings, dispatch_settings
-from shared.contracts import STREAM_NAME, Consumer, FileUploaded, Subject, TurnCompleted
+from shared.contracts import (
+    STREAM_NAME,
+    Consumer,
+    FileExtracted,
+    FileUploaded,
+    Subject,
+    TurnCompleted,
+)
 from shared.metrics.pipeline import count_redrives
 from shared.progress import progress_event
 from shared.telemetry import continued_trace
@@ -107,16 +114,24 @@ class Dispatcher:
             return 0
         await _all(self._publish_file(row) for row in rows)
         started = await outbox.files_dispatched(
-            self.pool, ids=[r["id"] for r in rows], attempts=[r["attempt"] for r in rows]
+            self.pool,
+            ids=[r["id"] for r in rows],
+            attempts=[r["attempt"] for r in rows],
+            extracted=[r["extracted"] for r in rows],
         )
         for row in started:
             await publish_progress(self.broker, row["user_id"], progress_event(row))
         return len(rows)
 
     async def _publish_file(self, row: asyncpg.Record) -> None:
-        event = FileUploaded(file_id=row["id"], user_id=row["user_id"], attempt=row["attempt"])
+        """file.uploaded for the extractor, or file.extracted for the chunker when the file's
+        text is stored already (read at upload, or by an earlier attempt)."""
+        ids = {"file_id": row["id"], "user_id": row["user_id"], "attempt": row["attempt"]}
         with continued_trace(_carrier(row), "gateway.dispatch_file"):
-            await publish_event(self.broker, Subject.FILE_UPLOADED, event)
+            if row["extracted"]:
+                await publish_event(self.broker, Subject.FILE_EXTRACTED, FileExtracted(**ids))
+            else:
+                await publish_event(self.broker, Subject.FILE_UPLOADED, FileUploaded(**ids))
 
     async def _dispatch_turns(self) -> int:
         rows = await outbox.next_turns(

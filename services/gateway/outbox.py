@@ -43,10 +43,14 @@ _NEXT_FILES = """
     ), alone AS (
         SELECT count(*) = 1 AS alone FROM waiting
     )
-    SELECT next.id, next.user_id, next.attempt, next.trace_context
+    SELECT next.id, next.user_id, next.attempt, next.trace_context,
+           -- a scalar subquery, one probe of the primary key per row: as EXISTS the planner
+           -- may hash all of file_contents instead (it did on a fresh table)
+           coalesce((SELECT c.text IS NOT NULL FROM file_contents c
+                     WHERE c.file_id = next.id AND c.version = next.version), false) AS extracted
     FROM waiting CROSS JOIN alone
     CROSS JOIN LATERAL (
-        SELECT id, user_id, attempt, trace_context, uploaded_at FROM files
+        SELECT id, user_id, attempt, trace_context, uploaded_at, version FROM files
         WHERE user_id = waiting.user_id
           AND status = 'processing' AND processing_stage = 'queued'
         ORDER BY uploaded_at, id
@@ -92,20 +96,25 @@ async def next_turns(conn: Conn, *, per_user: int, limit: int) -> list[asyncpg.R
 
 
 async def files_dispatched(
-    conn: Conn, *, ids: Sequence[UUID], attempts: Sequence[int]
+    conn: Conn, *, ids: Sequence[UUID], attempts: Sequence[int], extracted: Sequence[bool]
 ) -> list[asyncpg.Record]:
-    """Queued files whose file.uploaded is on the bus start extracting (a quick extractor may
-    have moved one on already: it is left as it is)."""
+    """Queued files whose event is on the bus start extracting, or classifying when their text
+    was stored at upload (a quick worker may have moved one on already: it is left as it is)."""
     return await conn.fetch(
-        f"""UPDATE files SET processing_stage = 'extracting',
-                progress = GREATEST(progress, {STAGE_START["extracting"]}),
+        f"""UPDATE files SET
+                processing_stage = CASE WHEN sent.extracted THEN 'classifying'
+                                        ELSE 'extracting' END,
+                progress = GREATEST(progress, CASE WHEN sent.extracted
+                                                   THEN {STAGE_START["classifying"]}
+                                                   ELSE {STAGE_START["extracting"]} END),
                 updated_at = clock_timestamp()
-            FROM unnest($1::uuid[], $2::int[]) AS sent(id, attempt)
+            FROM unnest($1::uuid[], $2::int[], $3::bool[]) AS sent(id, attempt, extracted)
             WHERE files.id = sent.id AND files.attempt = sent.attempt
               AND status = 'processing' AND processing_stage = 'queued'
             RETURNING {", ".join(f"files.{c.strip()}" for c in FILE_COLUMNS.split(","))}""",
         list(ids),
         list(attempts),
+        list(extracted),
     )
 
 

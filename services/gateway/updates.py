@@ -8,6 +8,7 @@ from fastapi import HTTPException
 from faststream.nats import NatsBroker
 from opentelemetry import trace
 
+from services.gateway.ingest import read_at_upload
 from services.gateway.schemas import FileRecord
 from services.gateway.upload_stream import ReceivedFile
 from services.gateway.uploads import UploadRejected, extension_of
@@ -34,6 +35,7 @@ async def store_update(
     with tracer.start_as_current_span("gateway.store_update") as span:
         span.set_attribute("artisan.file.id", str(current["id"]))
         span.set_attribute("artisan.file.size", upload.size)
+        data = upload.read()
         async with pool.acquire() as conn:
             try:
                 row = await file_versions.begin_update(
@@ -41,7 +43,8 @@ async def store_update(
                     user_id=current["user_id"],
                     file_id=current["id"],
                     content_hash=upload.content_hash,
-                    data=upload.read(),
+                    data=data,
+                    text=read_at_upload(upload.filename, data),
                     trace_context=current_trace_context(),
                 )
             except asyncpg.UniqueViolationError:

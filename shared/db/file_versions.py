@@ -19,11 +19,13 @@ async def begin_update(
     file_id: UUID,
     content_hash: str,
     data: bytes,
+    text: str | None = None,
     trace_context: Mapping[str, str] | None = None,
 ) -> asyncpg.Record | None:
-    """Queue a new version of a ready file for the dispatcher; its live version stays searched
-    until the new one is ready. None when the file is not ready (being processed, or never was
-    ready). asyncpg.UniqueViolationError when another of the user's files has this content."""
+    """Queue a new version of a ready file (with its `text` when read at upload) for the
+    dispatcher; its live version stays searched until the new one is ready. None when the file
+    is not ready (being processed, or never was ready). asyncpg.UniqueViolationError when
+    another of the user's files has this content."""
     async with conn.transaction():
         row = await conn.fetchrow(
             f"""UPDATE files SET version = version + 1, status = 'processing',
@@ -41,14 +43,16 @@ async def begin_update(
         )
         if row is not None:
             await conn.execute(
-                """INSERT INTO file_contents (file_id, version, data, content_hash)
-                   VALUES ($1, $2, $3, $4)
+                """INSERT INTO file_contents (file_id, version, data, content_hash, text)
+                   VALUES ($1, $2, $3, $4, $5)
                    ON CONFLICT (file_id, version) DO UPDATE
-                   SET data = EXCLUDED.data, content_hash = EXCLUDED.content_hash, text = NULL""",
+                   SET data = EXCLUDED.data, content_hash = EXCLUDED.content_hash,
+                       text = EXCLUDED.text""",
                 file_id,
                 row["version"],
                 data,
                 content_hash,
+                text,
             )
         return row
 

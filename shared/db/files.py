@@ -26,15 +26,14 @@ async def insert_file(
     media_type: str,
     content_hash: str,
     data: bytes,
+    text: str | None = None,
     trace_context: Mapping[str, str] | None = None,
 ) -> tuple[asyncpg.Record, bool]:
-    """Store an upload, queued for the dispatcher (its commit is the promise to process it);
-    the same content from the same user returns the existing row (True).
-
-    One statement: the row and its bytes commit together in one round trip, and the row's
-    updated_at, the time its 'queued' event carries, is taken as they are stored (a
-    transaction's BEGIN, two INSERTs and a COMMIT took four round trips, and stamped the row at
-    the BEGIN: its event looked 100 ms late while uploads arrived)."""
+    """Store an upload (with its `text` when read at upload), queued for the dispatcher (its
+    commit is the promise to process it); the same content from the same user returns the
+    existing row (True). One statement: the row and its bytes commit together in one round trip
+    (as a transaction, four), and the row's updated_at, the time its 'queued' event carries, is
+    taken as they are stored (a transaction's BEGIN made the event look 100 ms late)."""
     row = await conn.fetchrow(
         f"""WITH new AS (
                 INSERT INTO files (id, user_id, filename, media_type, size, content_hash,
@@ -43,8 +42,8 @@ async def insert_file(
                         clock_timestamp())
                 ON CONFLICT (user_id, content_hash) DO NOTHING
                 RETURNING {FILE_COLUMNS}),
-            stored AS (INSERT INTO file_contents (file_id, data, content_hash)
-                       SELECT id, $8, content_hash FROM new)
+            stored AS (INSERT INTO file_contents (file_id, data, content_hash, text)
+                       SELECT id, $8, content_hash, $9 FROM new)
             SELECT * FROM new""",
         uuid.uuid4(),
         user_id,
@@ -54,6 +53,7 @@ async def insert_file(
         content_hash,
         json.dumps(dict(trace_context or {})),
         data,
+        text,
     )
     if row is not None:
         return row, False

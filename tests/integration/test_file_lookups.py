@@ -3,9 +3,11 @@ statistics were taken and has thousands of files (migration 0018): the planner o
 user for one with no files and read all of their files for each lookup."""
 
 import json
+from typing import Any
 
 import asyncpg
 
+from services.gateway import outbox
 from shared.db import files, users
 from tests.helpers import rolled_back, rows_read
 
@@ -41,3 +43,40 @@ async def test_a_new_users_file_is_found_by_its_key_however_many_files_they_have
         ]
     for plan in explained:
         assert rows_read(json.loads(plan)[0]["Plan"]) <= 1, plan
+
+
+def _rows_read_from(plan: dict[str, Any], relation: str) -> float:
+    """Rows the plan's scans of `relation` produced or filtered out, over all their loops."""
+    own = rows_read({**plan, "Plans": []}) if plan.get("Relation Name") == relation else 0
+    return own + sum(_rows_read_from(child, relation) for child in plan.get("Plans", []))
+
+
+async def test_the_dispatcher_probes_the_text_of_each_queued_file_only(db: asyncpg.Pool) -> None:
+    """Whether a queued file's text is stored (read at upload: it skips the extractor) is one
+    primary-key probe per file, not a scan of everyone's file contents."""
+    async with rolled_back(db) as conn:
+        user, _ = await users.create_user(conn, name="dispatch-probe")
+        await conn.execute(ADD_FILES, user.id, 2000)
+        await conn.execute(
+            "UPDATE files SET status = 'ready', processing_stage = 'ready' WHERE user_id = $1",
+            user.id,
+        )  # finished: they do not count against the user's files in flight
+        await conn.execute(
+            "INSERT INTO file_contents (file_id, data, content_hash, text)"
+            " SELECT id, '\\x00'::bytea, content_hash, 'words' FROM files WHERE user_id = $1",
+            user.id,
+        )
+        note, _ = await files.insert_file(
+            conn, user_id=user.id, filename="note.md", media_type="text/markdown",
+            content_hash="note", data=b"words", text="words\n",
+        )  # fmt: skip
+        scan, _ = await files.insert_file(
+            conn, user_id=user.id, filename="scan.pdf", media_type="application/pdf",
+            content_hash="scan", data=b"%PDF",
+        )  # fmt: skip
+        args = (10, 200, 0, 10)  # share, limit, extra share when alone, most when alone
+        queued = await outbox.next_files(conn, per_user=10, limit=200, alone_extra=0, alone_max=10)
+        plan = await conn.fetchval(f"EXPLAIN (ANALYZE, FORMAT JSON) {outbox._NEXT_FILES}", *args)
+    extracted = {row["id"]: row["extracted"] for row in queued}
+    assert extracted[note["id"]] is True and extracted[scan["id"]] is False
+    assert _rows_read_from(json.loads(plan)[0]["Plan"], "file_contents") <= len(queued), plan

@@ -88,8 +88,10 @@ async def test_hostile_uploads_end_clearly_while_another_user_is_served(
         data = make(SIZE)
         assert MB <= len(data) <= SIZE, (name, len(data))
         records[name] = await upload(attacker, filename, data, media_type_for(filename))
-    ordinary = await upload(neighbour, "notes.md", documents.markdown() + "\nunique: hostile\n")
-    # behind every hostile file in the extractor's queue, and still through it quickly
+    note = documents.legacy_encoded(documents.markdown() + "\nunique: hostile\n")
+    ordinary = await upload(neighbour, "notes.md", note)
+    # not UTF-8, so the extractor reads it (a UTF-8 note would skip it): behind every hostile
+    # file in the extractor's queue, and still through it quickly
     assert await extracted(neighbour, ordinary["id"], timeout=30) < 30
     await wait_for_status(neighbour, ordinary["id"], "ready", timeout=60)
     for name, record in records.items():
@@ -118,7 +120,9 @@ async def test_a_file_past_the_time_limit_fails_and_the_extractor_serves_the_nex
     neighbour = await client_for_new_user(stack, "neighbour")
     async with attacker, neighbour:
         slow = await upload(attacker, "slow.pdf", pdf_slow_pages(SIZE), "application/pdf")
-        first = await upload(neighbour, "first.md", documents.markdown() + "\nunique: 1\n")
+        # not UTF-8: read by the extractor (a UTF-8 note would skip it)
+        note = documents.legacy_encoded(documents.markdown() + "\nunique: 1\n")
+        first = await upload(neighbour, "first.md", note)
         # the slow PDF holds one of the extractor's places until its limit; the others are free:
         # the neighbour's file gets through while the PDF is still being read
         await extracted(neighbour, first["id"], timeout=30)
@@ -129,6 +133,7 @@ async def test_a_file_past_the_time_limit_fails_and_the_extractor_serves_the_nex
             "(ARTISAN_EXTRACT_TIMEOUT_SECONDS); split the file into smaller ones, or save its "
             "text as .txt, and upload again"
         )
-        second = await upload(neighbour, "second.md", documents.markdown() + "\nunique: 2\n")
+        note = documents.legacy_encoded(documents.markdown() + "\nunique: 2\n")
+        second = await upload(neighbour, "second.md", note)
         await wait_for_status(neighbour, second["id"], "ready", timeout=30)
     assert stack.supervisor.running("extractor") == [extractor], "the same process served on"

@@ -115,12 +115,16 @@ async def scrape_once_moved(stack: Stack, before: Scrape, expected: Expected) ->
 
 
 def small_file_moves(strategic: int) -> Expected:
-    """What one small file moves: the chunker finishes it, with one embedding call for all its
-    chunks; the compressor and the embedder receive nothing."""
+    """What one small note moves: its text is read at upload, so the gateway sends it straight
+    to the chunker, which finishes it with one embedding call for all its chunks; the extractor,
+    the compressor and the embedder receive nothing."""
     received = "artisan_received_messages_total"
     local_call = (("provider", "local"),)
+    published = "artisan_published_messages_total"
     return {
-        ("extractor", received, (("handler", "file.uploaded"),)): 1,
+        ("gateway", published, (("destination", "file.uploaded"),)): 0,
+        ("gateway", published, (("destination", "file.extracted"),)): 1,
+        ("extractor", received, (("handler", "file.uploaded"),)): 0,
         ("chunker", received, (("handler", "file.extracted"),)): 1,
         ("compressor", received, (("handler", "chunk.ready.strategic"),)): 0,
         ("embedder", received, (("handler", "chunk.compressed"),)): 0,
@@ -161,7 +165,9 @@ async def test_each_service_reports_the_upload_it_processed(
     await wait_until_quiet(system, db)
     before = await scrape(system)
     filename = f"metrics-probe-{uuid.uuid4().hex[:8]}.md"
-    record = await upload(api_client, filename, documents.long_markdown() + f"\n{filename}\n")
+    # not UTF-8, so the extractor reads it (a UTF-8 note is read at upload and skips it)
+    memo = documents.legacy_encoded(documents.long_markdown() + f"\n{filename}\n")
+    record = await upload(api_client, filename, memo)
     ready = await wait_for_status(api_client, record["id"], "ready", timeout=60)
     chunks = (await api_client.get(f"/v1/files/{record['id']}/chunks")).json()["items"]
     types = Counter(chunk["chunk_type"] for chunk in chunks)
@@ -190,7 +196,7 @@ async def test_each_service_reports_the_upload_it_processed(
     assert not leaked
 
 
-async def test_a_small_file_is_finished_by_the_chunker_alone(
+async def test_a_small_note_skips_the_extractor_and_is_finished_by_the_chunker(
     system: Stack, db: asyncpg.Pool, api_client: httpx.AsyncClient
 ) -> None:
     await wait_until_quiet(system, db)
