@@ -80,3 +80,30 @@ async def test_the_dispatcher_probes_the_text_of_each_queued_file_only(db: async
     extracted = {row["id"]: row["extracted"] for row in queued}
     assert extracted[note["id"]] is True and extracted[scan["id"]] is False
     assert _rows_read_from(json.loads(plan)[0]["Plan"], "file_contents") <= len(queued), plan
+
+
+async def test_dispatched_files_are_moved_on_by_their_keys(db: asyncpg.Pool) -> None:
+    """A round marks its few dispatched files through the primary key, not by walking every
+    queued file (which a planner that underestimates the queue once did, each round)."""
+    fetched = "SELECT idx_tup_fetch FROM pg_stat_xact_user_tables WHERE relname = 'files'"
+    async with rolled_back(db) as conn:
+        user, _ = await users.create_user(conn, name="dispatch-keys")
+        await conn.execute(ADD_FILES, user.id, 3000)
+        await conn.execute(
+            "UPDATE files SET processing_stage = 'queued' WHERE user_id = $1", user.id
+        )
+        first = await conn.fetch(
+            "SELECT id, attempt FROM files WHERE user_id = $1 ORDER BY id LIMIT 4", user.id
+        )
+        before = await conn.fetchval(fetched)
+        moved = await outbox.files_dispatched(
+            conn,
+            ids=[r["id"] for r in first],
+            attempts=[r["attempt"] for r in first],
+            extracted=[True, False, False, False],
+        )
+        read = await conn.fetchval(fetched) - before
+    assert sorted(r["processing_stage"] for r in moved) == [
+        "classifying", "extracting", "extracting", "extracting"
+    ]  # fmt: skip
+    assert read <= len(first), read
