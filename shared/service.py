@@ -38,7 +38,12 @@ async def check_embedding_space(pool: asyncpg.Pool) -> None:
     come from one model, so refuse to start with a different one."""
     embedder = registry.embedder()
     try:
-        await ensure_space(pool, model=embedder.model, dimension=embedder.dimension)
+        await ensure_space(
+            pool,
+            model=embedder.model,
+            dimension=embedder.dimension,
+            index_chunks=model_settings().vector_weight > 0,
+        )
     except EmbeddingSpaceMismatch as exc:
         raise RefusedToStart(str(exc)) from exc
 

@@ -28,16 +28,21 @@ async def stored_dimension(conn: asyncpg.Connection | asyncpg.Pool) -> int:
     )
 
 
-async def ensure_space(pool: asyncpg.Pool, *, model: str, dimension: int) -> None:
-    """Adopt the embedder's space while no vectors exist; otherwise refuse a different one."""
+async def ensure_space(
+    pool: asyncpg.Pool, *, model: str, dimension: int, index_chunks: bool
+) -> None:
+    """Adopt the embedder's space while no vectors exist; otherwise refuse a different one.
+    File chunks' vectors get their HNSW index if `index_chunks` (see match_chunk_index)."""
     async with pool.acquire() as conn, conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock($1)", _SPACE_LOCK_ID)
         stored = await conn.fetchrow("SELECT model, dimension FROM embedding_space")
         schema_dimension = await stored_dimension(conn)
         if stored is not None and (stored["model"], schema_dimension) == (model, dimension):
+            await match_chunk_index(conn, wanted=index_chunks)
             return
         if not await has_vectors(conn):
             await switch_space(conn, model=model, dimension=dimension)
+            await match_chunk_index(conn, wanted=index_chunks)
             return
         stored_model = stored["model"] if stored else "an unrecorded model"
         raise EmbeddingSpaceMismatch(
@@ -82,12 +87,27 @@ async def switch_space(conn: asyncpg.Connection, *, model: str, dimension: int) 
             await conn.execute(
                 f"ALTER TABLE {table} ALTER COLUMN {column} TYPE vector({dimension})"
             )
-            await conn.execute(
-                f"CREATE INDEX {index} ON {table} USING hnsw ({column} vector_cosine_ops)"
-            )
+            await _create_index(conn, table, column, index)
         await conn.execute(
             "INSERT INTO embedding_space (model, dimension) VALUES ($1, $2)"
             " ON CONFLICT (singleton) DO UPDATE SET model = $1, dimension = $2",
             model,
             dimension,
         )
+
+
+async def match_chunk_index(conn: asyncpg.Connection, *, wanted: bool) -> None:
+    """Build or drop file chunks' HNSW index. It is wanted while file search ranks by vectors
+    (ARTISAN_SEARCH_VECTOR_WEIGHT > 0, the default with a real embedding model). The hashed
+    embedder's weight is 0: nothing reads its index, and keeping it up over 1,024 dimensions was
+    half of PostgreSQL's CPU while files were ingested (tests/benchmarks/throughput.py)."""
+    table, column, index = VECTOR_COLUMNS[0]
+    exists = await conn.fetchval("SELECT to_regclass($1) IS NOT NULL", index)
+    if wanted and not exists:
+        await _create_index(conn, table, column, index)
+    elif exists and not wanted:
+        await conn.execute(f"DROP INDEX {index}")
+
+
+async def _create_index(conn: asyncpg.Connection, table: str, column: str, index: str) -> None:
+    await conn.execute(f"CREATE INDEX {index} ON {table} USING hnsw ({column} vector_cosine_ops)")

@@ -30,7 +30,7 @@ async def test_a_different_space_is_refused_with_the_fix(
     record = await upload(api_client, "space.md", documents.markdown() + "\nunique: space\n")
     await wait_for_status(api_client, record["id"], "ready")
     with pytest.raises(EmbeddingSpaceMismatch) as refused:
-        await ensure_space(db, model="text-embedding-3-small", dimension=1536)
+        await ensure_space(db, model="text-embedding-3-small", dimension=1536, index_chunks=True)
     message = str(refused.value)
     assert "text-embedding-3-small (1536 dimensions)" in message
     assert "1024 dimensions" in message
@@ -106,6 +106,8 @@ async def test_reembed_moves_every_vector_to_the_new_space(own_system: Stack) ->
         missing = await pool.fetchval("SELECT count(*) FROM file_chunks WHERE embedding IS NULL")
         dims = await pool.fetchval("SELECT DISTINCT vector_dims(embedding) FROM file_chunks")
         assert (missing, dims) == (0, 512)
+        # search does not rank by hashed vectors: the restarted embedder dropped their index
+        assert await _chunk_index(pool) is None
     await pool.close()
 
 
@@ -124,6 +126,7 @@ async def test_reembed_to_minilm_finds_files_by_meaning(own_system: Stack) -> No
         distractor = await upload(client, "survey.txt", herons.encode())
         for file_id in (record["id"], distractor["id"]):
             await wait_for_status(client, file_id, "ready")
+        assert await _chunk_index(pool) is None
         question = {"q": "Is the plan for little companies getting more expensive?"}
         assert (await client.get("/v1/search", params=question)).json()["items"] == []
 
@@ -147,6 +150,7 @@ async def test_reembed_to_minilm_finds_files_by_meaning(own_system: Stack) -> No
         for file_id in (record["id"], distractor["id"]):
             await wait_for_status(client, file_id, "ready", timeout=60)
         assert await stored_dimension(pool) == 384
+        assert "hnsw" in await _chunk_index(pool)  # a real model's vectors are indexed
         hits = await _search_when_answered(client, question)
         assert [hit["file_id"] for hit in hits][:1] == [record["id"]]
     await pool.close()
@@ -160,3 +164,10 @@ async def _search_when_answered(client: httpx.AsyncClient, params: dict) -> list
             return response.json()["items"]
         await asyncio.sleep(0.5)
     raise AssertionError(f"search never answered: {response.status_code} {response.text}")
+
+
+async def _chunk_index(pool: asyncpg.Pool) -> str | None:
+    """The definition of file chunks' HNSW index, if there is one."""
+    return await pool.fetchval(
+        "SELECT indexdef FROM pg_indexes WHERE indexname = 'file_chunks_embedding_idx'"
+    )

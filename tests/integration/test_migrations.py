@@ -33,7 +33,10 @@ async def test_schema_has_the_designed_tables_and_indexes(db: asyncpg.Pool) -> N
         r["indexname"]: r["indexdef"]
         for r in await db.fetch("SELECT indexname, indexdef FROM pg_indexes")
     }
-    assert "hnsw" in indexes["file_chunks_embedding_idx"]
+    # file chunks' HNSW index follows the embedding space: the suite's hashed vectors have none
+    # (tests/integration/test_embedding_space.py)
+    assert "hnsw" in indexes["journal_embedding_idx"]
+    assert "file_chunks_embedding_idx" not in indexes
     assert "gin" in indexes["file_chunks_search_idx"]
 
 

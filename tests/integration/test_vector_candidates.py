@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 
 from services.context.hybrid_search import hybrid_search
-from services.context.vector_candidates import CANDIDATES, DEFAULT_WIDTH, EXACT
+from services.context.vector_candidates import CANDIDATES, DEFAULT_WIDTH, EXACT, THROUGH_INDEX
 from shared.db import users
 from shared.providers.local.embed import embed_texts
 from tests.benchmarks.memory_fixtures import insert_files
+from tests.helpers import rolled_back
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -36,10 +37,20 @@ async def test_large_and_small_users_get_the_exact_nearest_candidates(db: asyncp
     await db.execute("ANALYZE file_chunks")
     question = embed_texts(["the pricing and discount decisions of the last quarter"])[0]
     query = np.asarray(question, dtype=np.float32)
-    async with db.acquire() as conn, conn.transaction():
+    async with rolled_back(db) as conn:
+        # the suite's hashed vectors have no HNSW index (embedding_space.indexes_vectors): a
+        # real model's is built here over these users' chunks, for this transaction only
+        await conn.execute(
+            "CREATE INDEX test_hnsw_idx ON file_chunks USING hnsw (embedding vector_cosine_ops)"
+            f" WHERE user_id IN ('{large.id}', '{small.id}')"
+        )
+        # planned for each user's own id, which the index's condition holds
+        await conn.execute("SET LOCAL plan_cache_mode = force_custom_plan")
         # the planner's choice at scale (from ~10,000 chunks on: tests/benchmarks/scale.py),
         # the HNSW index rather than sorting the user's chunks, made with a few thousand here
         await conn.execute("SET LOCAL enable_sort = off")
+        plan = await conn.fetch(f"EXPLAIN {THROUGH_INDEX}", large.id, None, query, "400")
+        assert "test_hnsw_idx" in "\n".join(row[0] for row in plan)
         for user in (large, small):
             exact = await conn.fetch(EXACT, user.id, None, query, str(DEFAULT_WIDTH))
             # words no chunk holds: the hits are the vector candidates alone, nearest first
