@@ -138,6 +138,7 @@ def own_stack(
     env: dict[str, str] | None = None,
     compressors: int = 1,
     *,
+    chunkers: int = 1,
     nats_url: str = "",
     nats_token: SecretStr | None = None,
     pgdata: Path | None = None,
@@ -158,6 +159,7 @@ def own_stack(
         infra,
         GatewaySettings(port=free_port()),
         compressors=compressors,
+        chunkers=chunkers,
         extra_env={"ARTISAN_DATA_DIR": str(data_dir), **NO_RATE_LIMITS, **(env or {})},
     )
     try:

@@ -16,6 +16,13 @@ def build_parser() -> argparse.ArgumentParser:
     up = commands.add_parser("up", help="run the whole system on this machine")
     up.add_argument("--compressors", type=int, default=1, help="compressor processes (default 1)")
     up.add_argument(
+        "--chunkers",
+        type=_at_least_one,
+        default=1,
+        help="chunker processes (default 1); with local models the chunker does most of a small"
+        " file's work, so one per core ingests many small files fastest",
+    )
+    up.add_argument(
         "--nats-cluster",
         type=_at_least_one,
         default=None,
@@ -109,7 +116,7 @@ def main(argv: list[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
     match args.command:
         case "up":
-            code = system.up(args.compressors, nats_cluster=args.nats_cluster)
+            code = system.up(args.compressors, args.chunkers, nats_cluster=args.nats_cluster)
         case "run":
             code = system.run(args.service)
         case "migrate":

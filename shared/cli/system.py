@@ -24,13 +24,13 @@ from shared.launcher.supervisor import SERVICES, ServiceProcess, Supervisor
 T = TypeVar("T")
 
 
-def up(compressors: int, *, nats_cluster: int | None = None) -> int:
+def up(compressors: int, chunkers: int = 1, *, nats_cluster: int | None = None) -> int:
     infra, gateway = infra_settings(), gateway_settings()
     if nats_cluster is not None:  # else ARTISAN_NATS_CLUSTER, one server by default
         infra = infra.model_copy(update={"nats_cluster": nats_cluster})
     print(f"Starting Artisan (data in {infra.data_dir}) …", flush=True)
     try:
-        stack = start_stack(infra, gateway, compressors=compressors)
+        stack = start_stack(infra, gateway, compressors=compressors, chunkers=chunkers)
     except (PortBusyError, ServiceStartError, NatsTokenError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -45,7 +45,8 @@ def up(compressors: int, *, nats_cluster: int | None = None) -> int:
     try:
         key = ensure_local_user(stack.database_url, infra.data_dir / "local-user.key")
         metrics = _metrics_lines(stack.metrics_urls(), infra.data_dir / TARGETS_FILE)
-        print(_banner(stack.gateway_url, key, compressors, metrics), flush=True)
+        replicas = {"compressor": compressors, "chunker": chunkers}
+        print(_banner(stack.gateway_url, key, replicas, metrics), flush=True)
         while not stop_requested:
             for label in stack.heal():  # the embedded NATS and Postgres, then the services
                 print(f"{label} stopped unexpectedly; restarted it", flush=True)
@@ -68,8 +69,11 @@ def _report_refusal(supervisor: Supervisor, service: ServiceProcess) -> None:
     )
 
 
-def _banner(url: str, key: str, compressors: int, metrics: str) -> str:
-    services = [f"{compressors}× {name}" if name == "compressor" else name for name in SERVICES]
+def _banner(url: str, key: str, replicas: dict[str, int], metrics: str) -> str:
+    services = [
+        f"{replicas[name]}× {name}" if replicas.get(name, 1) > 1 or name == "compressor" else name
+        for name in SERVICES
+    ]
     # the key rides in the fragment, which the browser keeps to itself; the page stores it
     return (
         f"\nArtisan is running at {url}  (API docs: {url}/docs)\n"

@@ -137,6 +137,7 @@ def start_stack(
     gateway: GatewaySettings,
     *,
     compressors: int = 1,
+    chunkers: int = 1,
     extra_env: dict[str, str] | None = None,
     metrics: MetricsSettings | None = None,
 ) -> Stack:
@@ -166,7 +167,7 @@ def start_stack(
     )
     try:
         for name in PIPELINE_SERVICES:
-            supervisor.start(name)
+            supervisor.start(name, replicas=chunkers if name == "chunker" else 1)
         supervisor.start("compressor", replicas=compressors)
         supervisor.start("gateway")
         wait_until_ready(stack.gateway_url, supervisor)

@@ -2,7 +2,8 @@
 documents through the same local providers in one process with no bus and no database.
 
 Run:  .venv/bin/python -m tests.benchmarks.throughput [--docs 1000] [--per-request 100]
-                                                      [--compressors 2] [--env K=V ...]
+                                                      [--compressors 2] [--chunkers 2]
+                                                      [--env K=V ...]
 Prints the floor's docs/s, the system's docs/s (first upload sent → last file ready), and
 their ratio, measured in one run. `--docs 0` takes all 5,183 abstracts.
 """
@@ -199,6 +200,8 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=1000, help="0: all 5,183")
     parser.add_argument("--per-request", type=int, default=100)
     parser.add_argument("--compressors", type=int, default=2)
+    # one per core: with local models the chunker does most of a small file's work
+    parser.add_argument("--chunkers", type=int, default=2)
     parser.add_argument("--embedder", default="local", help="local (hashed words) or minilm")
     parser.add_argument("--env", nargs="*", default=[], help="K=V for every service")
     args = parser.parse_args()
@@ -210,7 +213,9 @@ def main() -> None:
     floor = asyncio.run(floor_docs_per_second(docs))
     with (
         tempfile.TemporaryDirectory() as data_dir,
-        own_stack(Path(data_dir), env=env, compressors=args.compressors) as stack,
+        own_stack(
+            Path(data_dir), env=env, compressors=args.compressors, chunkers=args.chunkers
+        ) as stack,
     ):
         system, statuses, spent, db_per_doc = asyncio.run(
             system_docs_per_second(stack, data_dir, docs, args.per_request)

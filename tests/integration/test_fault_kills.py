@@ -38,8 +38,13 @@ FAULT_ENV = {**TEST_ENV, "ARTISAN_REDRIVE_AFTER_SECONDS": "5", "ARTISAN_MAX_DELI
 
 @pytest.fixture(scope="module")
 def faulty(tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path) -> Any:
+    # two of the services that scale out, so a killed one's work is also taken by its twin
     with own_stack(
-        tmp_path_factory.mktemp("faults"), env=FAULT_ENV, compressors=2, pgdata=pgdata_template
+        tmp_path_factory.mktemp("faults"),
+        env=FAULT_ENV,
+        compressors=2,
+        chunkers=2,
+        pgdata=pgdata_template,
     ) as stack:
         yield stack
 
