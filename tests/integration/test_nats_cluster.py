@@ -96,7 +96,7 @@ async def test_the_stream_leader_killed_mid_pipeline_loses_nothing(
             leader = await _leader(jetstream, cluster)
             killed_at = time.monotonic()
             leader.process.kill()  # SIGKILL
-            await _wait_all_ready(db, ids)
+            await _wait_all_ready(db, ids, jetstream)
             recovered_at = time.monotonic()
             new_leader = _leader_name(await jetstream.stream_info(STREAM_NAME))
             chunks = await _assert_whole(client, db, ids)
@@ -233,7 +233,7 @@ async def _wait_until_mid_pipeline(db: asyncpg.Pool, ids: list[str]) -> int:
     raise AssertionError(f"no file ready after {SETTLE_SECONDS:.0f} s")
 
 
-async def _wait_all_ready(db: asyncpg.Pool, ids: list[str]) -> None:
+async def _wait_all_ready(db: asyncpg.Pool, ids: list[str], jetstream: JetStreamContext) -> None:
     deadline = time.monotonic() + SETTLE_SECONDS
     while time.monotonic() < deadline:
         statuses = await _statuses(db, ids)
@@ -246,7 +246,21 @@ async def _wait_all_ready(db: asyncpg.Pool, ids: list[str]) -> None:
         if list(statuses.values()).count("ready") == len(ids):
             return
         await asyncio.sleep(0.1)
-    raise AssertionError(f"files not ready after {SETTLE_SECONDS:.0f} s: {statuses}")
+    raise AssertionError(
+        f"files not ready after {SETTLE_SECONDS:.0f} s: {await _where_stuck(db, ids, jetstream)}"
+    )
+
+
+async def _where_stuck(db: asyncpg.Pool, ids: list[str], jetstream: JetStreamContext) -> str:
+    """The unfinished files' stages and every consumer's counts: where the work waits."""
+    stages = await db.fetch(
+        "SELECT processing_stage, count(*) AS n FROM files"
+        " WHERE id::text = ANY($1) AND status <> 'ready' GROUP BY 1",
+        ids,
+    )
+    infos = await jetstream.consumers_info(STREAM_NAME)
+    counts = {i.name: (i.num_pending, i.num_ack_pending, i.num_redelivered) for i in infos}
+    return f"stages {dict(stages)}; consumers (pending, ack pending, redelivered) {counts}"
 
 
 async def _assert_whole(client: httpx.AsyncClient, db: asyncpg.Pool, ids: list[str]) -> int:
