@@ -29,6 +29,7 @@ from shared.launcher.stack import NATS_ROUTE_PORT_OFFSET, Stack, start_infra
 from tests.conftest import TEST_ENV
 from tests.fixtures import documents
 from tests.helpers import assert_exact_coverage, client_for_new_user, own_stack
+from tests.integration.stuck_work import where_stuck
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 logger = logging.getLogger(__name__)
@@ -246,21 +247,8 @@ async def _wait_all_ready(db: asyncpg.Pool, ids: list[str], jetstream: JetStream
         if list(statuses.values()).count("ready") == len(ids):
             return
         await asyncio.sleep(0.1)
-    raise AssertionError(
-        f"files not ready after {SETTLE_SECONDS:.0f} s: {await _where_stuck(db, ids, jetstream)}"
-    )
-
-
-async def _where_stuck(db: asyncpg.Pool, ids: list[str], jetstream: JetStreamContext) -> str:
-    """The unfinished files' stages and every consumer's counts: where the work waits."""
-    stages = await db.fetch(
-        "SELECT processing_stage, count(*) AS n FROM files"
-        " WHERE id::text = ANY($1) AND status <> 'ready' GROUP BY 1",
-        ids,
-    )
-    infos = await jetstream.consumers_info(STREAM_NAME)
-    counts = {i.name: (i.num_pending, i.num_ack_pending, i.num_redelivered) for i in infos}
-    return f"stages {dict(stages)}; consumers (pending, ack pending, redelivered) {counts}"
+    stuck = await where_stuck(db, ids, jetstream)
+    raise AssertionError(f"files not ready after {SETTLE_SECONDS:.0f} s: {stuck}")
 
 
 async def _assert_whole(client: httpx.AsyncClient, db: asyncpg.Pool, ids: list[str]) -> int:
