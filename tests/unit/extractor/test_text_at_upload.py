@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from services.extractor.errors import ExtractionError
 from services.extractor.extract import extract_text
-from shared.config import extraction_settings
+from services.gateway.ingest import read_at_upload as text_at_upload
 from shared.text.plain import READ_AT_UPLOAD_MAX_BYTES
 from shared.text.plain import text_at_upload as read_text_at_upload
 
@@ -19,10 +19,6 @@ _PIECES = st.sampled_from(
      "\ufeff", "é", "中文", "🙂", "word", "Decision: ship it."]
 )  # fmt: skip
 _TEXTS = st.lists(st.one_of(_PIECES, st.text(max_size=20)), max_size=40).map("".join)
-
-
-def text_at_upload(name: str, data: bytes) -> str | None:
-    return read_text_at_upload(name, data, max_chars=extraction_settings().extract_max_text_chars)
 
 
 def _extracted(data: bytes, filename: str) -> str | None:
