@@ -95,8 +95,8 @@ class PipelineSettings(_ArtisanSettings):
     worker_concurrency: int | None = Field(
         None,
         description="messages one service process works on at once; default 8 with remote"
-        " models (calls wait on the network), 4 with local ones (overlaps round trips with"
-        " model work)",
+        " models (calls wait on the network), 4 with local ones (round trips overlap model"
+        " work; a big file's runs in a thread, one at a time: shared/providers/cpu.py)",
     )
 
     inline_max_chunks: int = Field(
