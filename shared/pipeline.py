@@ -67,15 +67,6 @@ async def announce_ready(
         await publish_event(broker, Subject.FILE_READY, ready)
 
 
-async def announce_quietly(broker: NatsBroker, row: Mapping[str, Any]) -> None:
-    """Announce outside a step: progress events are a courtesy (the row is the truth), so a bus
-    hiccup is logged, never raised."""
-    try:
-        await announce(broker, row)
-    except Exception:
-        logger.warning("could not announce progress of %s", row["id"], exc_info=True)
-
-
 class Work(ABC):
     """What a pipeline event asks for: one file's processing attempt, or one turn's way into the
     journal. run_step and the dead letters speak only to this interface."""

@@ -20,6 +20,7 @@ from shared.live_models import start_watching, stop_watching
 from shared.metrics.server import serve_metrics
 from shared.metrics.settings import metrics_settings
 from shared.providers import registry
+from shared.scheduling import freeze_startup_heap, run_in_background
 from shared.telemetry import setup_logging, setup_telemetry
 from shared.usage import set_usage_sink
 
@@ -82,6 +83,7 @@ def create_service(
         await start_watching(pool, settings.database_url)
         for check in startup_checks:
             await check(pool)
+        freeze_startup_heap()
 
     @app.after_shutdown
     async def close_pool() -> None:
@@ -91,7 +93,17 @@ def create_service(
     return app
 
 
-def run_service(name: str, router: NatsRouter, startup_checks: Sequence[StartupCheck] = ()) -> None:
+def run_service(
+    name: str,
+    router: NatsRouter,
+    startup_checks: Sequence[StartupCheck] = (),
+    *,
+    background: bool = False,
+) -> None:
+    """Run the service until it is stopped; `background` for batch work (ingestion), which then
+    gives the CPU to the interactive paths first (shared/scheduling.py)."""
+    if background:
+        run_in_background()
     try:
         asyncio.run(create_service(name, router, startup_checks).run())
     except RefusedToStart as exc:

@@ -5,7 +5,7 @@ from shared.service import prepare_chat_model, run_service
 
 
 def main() -> None:
-    run_service("compressor", router, startup_checks=[prepare_chat_model])
+    run_service("compressor", router, startup_checks=[prepare_chat_model], background=True)
 
 
 if __name__ == "__main__":

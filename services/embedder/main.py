@@ -5,7 +5,7 @@ from shared.service import check_embedding_space, run_service
 
 
 def main() -> None:
-    run_service("embedder", router, startup_checks=[check_embedding_space])
+    run_service("embedder", router, startup_checks=[check_embedding_space], background=True)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ async def check_child_extraction(_pool: asyncpg.Pool) -> None:
 
 
 def main() -> None:
-    run_service("extractor", router, startup_checks=[check_child_extraction])
+    run_service("extractor", router, startup_checks=[check_child_extraction], background=True)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from fastapi import Depends, HTTPException, Path, Request
 from faststream.nats import NatsBroker
 
 from services.gateway.fair_use import FairUse, StreamSlots
-from services.gateway.progress_hub import ProgressHub
+from services.gateway.progress_hub import GatewayProgress, ProgressHub
 from shared.config import GatewaySettings
 
 FILE_NOT_FOUND = "File not found: check the id with GET /v1/files."
@@ -30,6 +30,10 @@ async def get_broker(request: Request) -> NatsBroker:
 
 async def get_hub(request: Request) -> ProgressHub:
     return request.app.state.hub
+
+
+async def get_progress(request: Request) -> GatewayProgress:
+    return request.app.state.progress
 
 
 async def get_settings(request: Request) -> GatewaySettings:
@@ -55,6 +59,7 @@ async def parse_file_id(file_id: Annotated[str, Path(max_length=MAX_ID_CHARS)]) 
 Pool = Annotated[asyncpg.Pool, Depends(get_pool)]
 Broker = Annotated[NatsBroker, Depends(get_broker)]
 Hub = Annotated[ProgressHub, Depends(get_hub)]
+Progress = Annotated[GatewayProgress, Depends(get_progress)]
 Settings = Annotated[GatewaySettings, Depends(get_settings)]
 Streams = Annotated[StreamSlots, Depends(get_stream_slots)]
 FileId = Annotated[UUID, Depends(parse_file_id)]

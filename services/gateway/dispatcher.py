@@ -15,11 +15,11 @@ from contextlib import suppress
 from typing import Any
 
 import asyncpg
-from faststream.nats import NatsBroker
 from nats.js.api import ConsumerInfo
 
 from services.gateway import outbox
-from shared.bus import publish_event, publish_progress
+from services.gateway.progress_hub import GatewayProgress
+from shared.bus import publish_event
 from shared.config import DispatchSettings, dispatch_settings
 from shared.contracts import (
     STREAM_NAME,
@@ -30,7 +30,6 @@ from shared.contracts import (
     TurnCompleted,
 )
 from shared.metrics.pipeline import count_redrives
-from shared.progress import progress_event
 from shared.telemetry import continued_trace
 
 logger = logging.getLogger(__name__)
@@ -53,11 +52,12 @@ class Dispatcher:
     def __init__(
         self,
         pool: asyncpg.Pool,
-        broker: NatsBroker,
+        progress: GatewayProgress,
         database_url: str,
         settings: DispatchSettings | None = None,
     ) -> None:
-        self.pool, self.broker, self.database_url = pool, broker, database_url
+        self.pool, self.progress, self.database_url = pool, progress, database_url
+        self.broker = progress.broker
         self.settings = settings or dispatch_settings()
 
     async def run(self) -> None:
@@ -120,7 +120,7 @@ class Dispatcher:
             extracted=[r["extracted"] for r in rows],
         )
         for row in started:
-            await publish_progress(self.broker, row["user_id"], progress_event(row))
+            await self.progress.announce(row)
         return len(rows)
 
     async def _publish_file(self, row: asyncpg.Record) -> None:
@@ -174,7 +174,7 @@ class Dispatcher:
             files=len(restarted), turns=turns, failed_files=failed, failed_turns=turns_failed
         )
         for row in [*restarted, *failed]:
-            await publish_progress(self.broker, row["user_id"], progress_event(row))
+            await self.progress.announce(row)
         if restarted or failed or turns or turns_failed:
             logger.warning(
                 "re-drove %d quiet files and %d turns; failed %d files and %d turns that stalled"

@@ -6,14 +6,13 @@ from collections.abc import Callable, Sequence
 from uuid import UUID
 
 import asyncpg
-from faststream.nats import NatsBroker
 from opentelemetry import trace
 
+from services.gateway.progress_hub import GatewayProgress
 from services.gateway.schemas import FileRecord
 from services.gateway.upload_stream import ReceivedFile
 from shared.config import extraction_settings
 from shared.db import files
-from shared.pipeline import announce_quietly
 from shared.telemetry import current_trace_context
 from shared.text.plain import text_at_upload
 
@@ -22,7 +21,7 @@ tracer = trace.get_tracer(__name__)
 
 async def store_uploads(
     pool: asyncpg.Pool,
-    broker: NatsBroker,
+    progress: GatewayProgress,
     *,
     user_id: UUID,
     received: Sequence[ReceivedFile],
@@ -48,7 +47,7 @@ async def store_uploads(
             span.set_attribute("artisan.file.id", str(row["id"]))
             span.set_attribute("artisan.file.duplicate", duplicate)
             if not duplicate:
-                await announce_quietly(broker, row)
+                await progress.announce(row)
         records.append(FileRecord.from_row(row, duplicate=duplicate))
     return records
 

@@ -17,7 +17,7 @@ from services.gateway.dispatcher import Dispatcher
 from services.gateway.errors import install_error_handlers
 from services.gateway.fair_use import FairUse
 from services.gateway.mcp_endpoint import MCP_PATH, mcp_body_limit, mount_mcp
-from services.gateway.progress_hub import ProgressHub, connect_hub
+from services.gateway.progress_hub import GatewayProgress, ProgressHub, connect_hub
 from services.gateway.request_metrics import RequestMetrics
 from services.gateway.routes import (
     chat,
@@ -44,6 +44,7 @@ from shared.config import GatewaySettings, InfraSettings, gateway_settings, infr
 from shared.db import create_pool
 from shared.db.model_calls import database_sink
 from shared.live_models import start_watching, stop_watching
+from shared.scheduling import freeze_startup_heap
 from shared.telemetry import setup_logging, setup_telemetry
 from shared.usage import set_usage_sink
 
@@ -77,17 +78,21 @@ def create_app(
         setup_telemetry("gateway")
         hub = ProgressHub()
         # per-message logs at DEBUG: progress events are frequent and carry no news for operators
-        broker = create_broker(infra.nats_url, log_level=logging.DEBUG)
+        # no echo: its own progress events reach its streams directly (GatewayProgress)
+        broker = create_broker(infra.nats_url, log_level=logging.DEBUG, no_echo=True)
         pool = await create_pool(infra.database_url)
         set_usage_sink(database_sink(pool))
         await start_watching(pool, infra.database_url)  # the models saved in Settings
         await broker.start()
         await connect_hub(broker, hub)
         await ensure_stream(broker)
+        progress = GatewayProgress(hub, broker)
         app.state.pool, app.state.broker, app.state.hub = pool, broker, hub
-        dispatcher = asyncio.create_task(Dispatcher(pool, broker, infra.database_url).run())
+        app.state.progress = progress
+        dispatcher = asyncio.create_task(Dispatcher(pool, progress, infra.database_url).run())
         try:
             async with serve_mcp():
+                freeze_startup_heap()
                 yield
         finally:
             dispatcher.cancel()

@@ -5,15 +5,14 @@ from uuid import UUID
 
 import asyncpg
 from fastapi import HTTPException
-from faststream.nats import NatsBroker
 from opentelemetry import trace
 
 from services.gateway.ingest import read_at_upload
+from services.gateway.progress_hub import GatewayProgress
 from services.gateway.schemas import FileRecord
 from services.gateway.upload_stream import ReceivedFile
 from services.gateway.uploads import UploadRejected, extension_of
 from shared.db import file_versions, files
-from shared.pipeline import announce_quietly
 from shared.telemetry import current_trace_context
 
 tracer = trace.get_tracer(__name__)
@@ -21,7 +20,7 @@ tracer = trace.get_tracer(__name__)
 
 async def store_update(
     pool: asyncpg.Pool,
-    broker: NatsBroker,
+    progress: GatewayProgress,
     *,
     current: asyncpg.Record,
     upload: ReceivedFile,
@@ -56,7 +55,7 @@ async def store_update(
             )
             raise HTTPException(409, "The file changed meanwhile; send the update again.")
         span.set_attribute("artisan.file.version", row["version"])
-    await announce_quietly(broker, row)
+    await progress.announce(row)
     return FileRecord.from_row(row), True
 
 

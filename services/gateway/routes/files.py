@@ -7,7 +7,7 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import PlainTextResponse
 
 from services.gateway.auth import CurrentUser, ExpensiveUser
-from services.gateway.deps import FILE_NOT_FOUND, Broker, FileId, Pool, Settings
+from services.gateway.deps import FILE_NOT_FOUND, FileId, Pool, Progress, Settings
 from services.gateway.ingest import store_uploads
 from services.gateway.quota import check_quota
 from services.gateway.schemas import (
@@ -23,7 +23,6 @@ from services.gateway.upload_stream import UploadLimits, receive_files
 from shared.config import dispatch_settings
 from shared.db import chunks, files, model_calls
 from shared.formats import SUPPORTED_EXTENSIONS, media_type_for
-from shared.pipeline import announce_quietly
 
 router = APIRouter(prefix="/v1/files", tags=["files"])
 
@@ -69,7 +68,7 @@ _UPLOAD_BODY = {
     openapi_extra=_UPLOAD_BODY,
 )
 async def upload_files(
-    request: Request, user: ExpensiveUser, pool: Pool, broker: Broker, settings: Settings
+    request: Request, user: ExpensiveUser, pool: Pool, progress: Progress, settings: Settings
 ) -> FileList:
     """Upload files, validated before any is stored; a re-upload returns the existing file."""
     limits = UploadLimits(
@@ -83,7 +82,7 @@ async def upload_files(
     )
     try:
         records = await store_uploads(
-            pool, broker, user_id=user.id, received=received, media_type_for=media_type_for
+            pool, progress, user_id=user.id, received=received, media_type_for=media_type_for
         )
     finally:
         for upload in received:
@@ -109,7 +108,7 @@ async def update_file(
     response: Response,
     user: ExpensiveUser,
     pool: Pool,
-    broker: Broker,
+    progress: Progress,
     settings: Settings,
 ) -> FileRecord:
     """Replace the file's content, keeping its id: unchanged chunks keep their cuts and vectors,
@@ -130,7 +129,7 @@ async def update_file(
             received=[received],
             replacing_bytes=current["size"],
         )
-        record, queued = await store_update(pool, broker, current=current, upload=received)
+        record, queued = await store_update(pool, progress, current=current, upload=received)
     finally:
         received.close()
     if not queued:
@@ -194,7 +193,9 @@ async def delete_file(file_id: FileId, user: CurrentUser, pool: Pool) -> Respons
     response_model=FileRecord,
     responses={**_ERRORS, 409: {"model": ErrorResponse}},
 )
-async def retry_file(file_id: FileId, user: CurrentUser, pool: Pool, broker: Broker) -> FileRecord:
+async def retry_file(
+    file_id: FileId, user: CurrentUser, pool: Pool, progress: Progress
+) -> FileRecord:
     """Process a failed file again from the start (or one whose processing stopped moving)."""
     quiet = dispatch_settings().redrive_after_seconds
     async with pool.acquire() as conn:
@@ -203,7 +204,7 @@ async def retry_file(file_id: FileId, user: CurrentUser, pool: Pool, broker: Bro
         )
     if row is None:
         raise HTTPException(409, _not_retryable(await _owned_file(pool, user.id, file_id), quiet))
-    await announce_quietly(broker, row)
+    await progress.announce(row)
     return FileRecord.from_row(row)
 
 

@@ -173,4 +173,4 @@ class LocalClassifier:
         return await run_sized(len(text), classify_file_text, text)
 
     async def classify_chunk(self, text: str) -> ChunkType:
-        return classify_chunk_text(text)
+        return await run_sized(len(text), classify_chunk_text, text)

@@ -6,6 +6,7 @@ from typing import Literal
 
 import numpy as np
 
+from shared.providers.cpu import run_sized
 from shared.text.words import STOP_WORDS, stem, words
 
 DEFAULT_DIMENSION = 1024
@@ -41,7 +42,8 @@ class LocalEmbedder:
     ) -> list[list[float]]:
         if input_type not in _INPUT_TYPES:
             raise ValueError(f"input_type must be one of {_INPUT_TYPES}, not {input_type!r}")
-        return embed_texts(texts, self.dimension).tolist()
+        size = sum(map(len, texts))
+        return (await run_sized(size, embed_texts, texts, self.dimension)).tolist()
 
 
 def embed_texts(texts: list[str], dimension: int = DEFAULT_DIMENSION) -> np.ndarray:

@@ -51,7 +51,7 @@ class LocalSummariser:
     """Offline summariser: extractive section summaries, a file summary built from them."""
 
     async def summarise_section(self, text: str, title: str) -> str:
-        return section_summary(text, title)
+        return await run_sized(len(text), section_summary, text, title)
 
     async def summarise_file(self, filename: str, sections: list[tuple[str, str]]) -> str:
         size = sum(len(title) + len(text) for title, text in sections)

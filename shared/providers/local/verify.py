@@ -4,6 +4,7 @@ from collections.abc import Callable
 
 from shared.domain import ArtisanCut, TurnCut
 from shared.memory_rule import held_scope, normalise_persona
+from shared.providers.cpu import run_sized
 from shared.providers.local.arcs import fit_arc
 from shared.providers.local.artisan_cut import artisan_cut, pointer_clause
 from shared.providers.local.instructions import detect_instruction, directive_sentences
@@ -27,12 +28,19 @@ class LocalVerifier:
     """Offline verifier: drops what cannot be traced to the source, enforces the bounds."""
 
     async def verify(self, text: str, title: str, cut: ArtisanCut) -> ArtisanCut:
-        return verify_cut(text, title, cut)
+        return await run_sized(len(text), verify_cut, text, title, cut)
 
     async def verify_turn(
         self, user_message: str, ai_response: str, persona: str, cut: TurnCut
     ) -> TurnCut:
-        return verify_turn_cut(user_message, ai_response, persona, cut)
+        return await run_sized(
+            len(user_message) + len(ai_response),
+            verify_turn_cut,
+            user_message,
+            ai_response,
+            persona,
+            cut,
+        )
 
 
 def verify_cut(text: str, title: str, cut: ArtisanCut) -> ArtisanCut:

@@ -3,8 +3,16 @@
 import asyncio
 import uuid
 
-from services.gateway.progress_hub import ProgressHub, Signal, user_id_from_subject
+import pytest
+
+from services.gateway.progress_hub import (
+    GatewayProgress,
+    ProgressHub,
+    Signal,
+    user_id_from_subject,
+)
 from shared.contracts import ProgressEvent, progress_subject
+from tests.fixtures.rows import queued_file_row
 
 ALICE, BOB = uuid.UUID(int=1), uuid.UUID(int=2)
 FILE_A, FILE_B = uuid.UUID(int=10), uuid.UUID(int=11)
@@ -74,3 +82,21 @@ def test_user_id_comes_from_the_progress_subject() -> None:
     assert user_id_from_subject(progress_subject(ALICE, FILE_A)) == ALICE
     assert user_id_from_subject("progress.not-a-uuid.x") is None
     assert user_id_from_subject("file.uploaded") is None
+
+
+class BusDown:
+    """A broker whose publishes fail, as during a NATS restart."""
+
+    async def publish(self, *args: object, **kwargs: object) -> None:
+        raise ConnectionError("nats is restarting")
+
+
+async def test_the_gateways_own_event_reaches_its_streams_while_the_bus_is_down(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    hub = ProgressHub()
+    row = queued_file_row(ALICE, FILE_A)
+    with hub.subscribe(ALICE) as subscription:
+        await GatewayProgress(hub, BusDown()).announce(row)  # type: ignore[arg-type]
+        assert (await subscription.next(0)).file_id == FILE_A  # type: ignore[union-attr]
+    assert "could not announce progress" in caplog.text

@@ -1,9 +1,15 @@
-"""Local models' work on big inputs leaves the event loop free, one big call at a time."""
+"""Local models' work on big inputs leaves the event loop free, one big call at a time, below
+the loop's priority."""
 
 import asyncio
+import contextvars
+import os
+import sys
 import threading
 
-from shared.providers.cpu import THREAD_FROM_CHARS, run_sized
+import pytest
+
+from shared.providers.cpu import MODEL_THREAD_NICE_STEPS, THREAD_FROM_CHARS, run_sized
 
 
 async def test_small_work_runs_on_the_loop_and_big_work_in_a_thread() -> None:
@@ -45,3 +51,20 @@ async def test_big_calls_take_turns() -> None:
     first_may_end.set()
     assert await asyncio.gather(first, second) == ["first", "second"]
     assert started == ["first", "second"]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a thread's own nice value is Linux's")
+async def test_big_calls_run_below_the_loops_priority() -> None:
+    def own_nice() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    loop_nice = own_nice()
+    below = min(19, loop_nice + MODEL_THREAD_NICE_STEPS)
+    assert await run_sized(THREAD_FROM_CHARS, own_nice) == below
+    assert await run_sized(THREAD_FROM_CHARS - 1, own_nice) == loop_nice
+
+
+async def test_big_calls_see_the_callers_context() -> None:
+    user = contextvars.ContextVar[str]("user")
+    user.set("ada")
+    assert await run_sized(THREAD_FROM_CHARS, user.get) == "ada"
