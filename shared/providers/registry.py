@@ -27,6 +27,7 @@ from shared.text.tokens import count_tokens
 from shared.usage import LOCAL_PROVIDER, record_call
 
 LOCAL_MODEL = "artisan-local-1"
+TOKEN_COUNT_SPEEDUP = 30  # counting tokens vs chunking, per character
 # the role each local method plays, as usage records name it
 _ROLE_OF_METHOD = {
     "classify_file": "classify",
@@ -59,9 +60,10 @@ class RecordedLocal:
             started = time.monotonic()
             result = await attribute(*args, **kwargs)
             inputs = [*args, *kwargs.values()]
-            # counting a whole file's tokens is work for a thread too (run_sized)
+            # counting a whole file's tokens is work for a thread too (run_sized), though a
+            # character costs it about 30 times less than the model work it follows
             prompt_tokens, completion_tokens = await run_sized(
-                _chars_in(inputs),
+                _chars_in(inputs) // TOKEN_COUNT_SPEEDUP,
                 lambda: (_tokens_in(inputs), 0 if name == "embed" else _tokens_in([result])),
             )
             await record_call(
