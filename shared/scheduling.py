@@ -3,11 +3,11 @@ collector pauses over what it loaded at start.
 
 With eight uploads in flight the two cores are busy, and every progress event waits for CPU at
 each process it passes (the worker that committed it, NATS, the gateway). Measured with the
-ingestion benchmark: at the same priority for all, an event reached its SSE client 40 ms after
-its commit at the 99th percentile; with the ingestion workers ten nice steps down, the gateway,
-chat, NATS and PostgreSQL take the CPU first and a worker's own event loop comes before its model
-work (shared/providers/cpu.py), 17-23 ms. Throughput is the same: the workers still get every
-cycle nobody interactive needs.
+ingestion benchmark: at the same priority for all, an event reached its SSE client 43-69 ms
+after its commit at the 99th percentile; with the ingestion workers ten nice steps down, the
+gateway, chat, NATS and PostgreSQL take the CPU first and a worker's own event loop comes before
+its model work (shared/providers/cpu.py): 19-27 ms. Throughput is the same within noise: the
+workers still get every cycle nobody interactive needs.
 """
 
 import gc
