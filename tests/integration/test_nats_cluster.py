@@ -29,7 +29,7 @@ from shared.launcher.stack import NATS_ROUTE_PORT_OFFSET, Stack, start_infra
 from tests.conftest import TEST_ENV
 from tests.fixtures import documents
 from tests.helpers import assert_exact_coverage, client_for_new_user, own_stack
-from tests.integration.stuck_work import where_stuck
+from tests.integration.stuck_work import file_statuses, wait_all_ready
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 logger = logging.getLogger(__name__)
@@ -97,7 +97,7 @@ async def test_the_stream_leader_killed_mid_pipeline_loses_nothing(
             leader = await _leader(jetstream, cluster)
             killed_at = time.monotonic()
             leader.process.kill()  # SIGKILL
-            await _wait_all_ready(db, ids, jetstream)
+            healed = await wait_all_ready(db, ids, jetstream, clustered.heal, SETTLE_SECONDS)
             recovered_at = time.monotonic()
             new_leader = _leader_name(await jetstream.stream_info(STREAM_NAME))
             chunks = await _assert_whole(client, db, ids)
@@ -110,7 +110,8 @@ async def test_the_stream_leader_killed_mid_pipeline_loses_nothing(
         f"nats cluster: stream leader {_name(leader)} SIGKILLed with {in_flight} of {len(ids)}"
         f" files in the pipeline; new leader {new_leader}; all {len(ids)} files ({chunks} chunks)"
         f" ready {recovered_at - killed_at:.2f} s after the kill, none retried or re-driven, no"
-        f" chunk compressed twice; the killed server caught up {caught_up:.2f} s after its restart"
+        f" chunk compressed twice, services restarted {healed}; the killed server caught up"
+        f" {caught_up:.2f} s after its restart"
     )
     assert new_leader != _name(leader)
 
@@ -216,39 +217,17 @@ async def _upload_mixed_files(client: httpx.AsyncClient) -> list[str]:
     return ids
 
 
-async def _statuses(db: asyncpg.Pool, ids: list[str]) -> dict[str, str]:
-    rows = await db.fetch("SELECT id::text, status FROM files WHERE id::text = ANY($1)", ids)
-    return {row["id"]: row["status"] for row in rows}
-
-
 async def _wait_until_mid_pipeline(db: asyncpg.Pool, ids: list[str]) -> int:
     """Once some files are ready and some are not: how many are still in the pipeline."""
     deadline = time.monotonic() + SETTLE_SECONDS
     while time.monotonic() < deadline:
-        statuses = list((await _statuses(db, ids)).values())
+        statuses = list((await file_statuses(db, ids)).values())
         ready = statuses.count("ready")
         assert ready < len(ids), "every file was ready before the kill: nothing was in flight"
         if ready:
             return len(ids) - ready
         await asyncio.sleep(0.02)
     raise AssertionError(f"no file ready after {SETTLE_SECONDS:.0f} s")
-
-
-async def _wait_all_ready(db: asyncpg.Pool, ids: list[str], jetstream: JetStreamContext) -> None:
-    deadline = time.monotonic() + SETTLE_SECONDS
-    while time.monotonic() < deadline:
-        statuses = await _statuses(db, ids)
-        failed = [file_id for file_id, status in statuses.items() if status == "failed"]
-        if failed:
-            reasons = await db.fetch(
-                "SELECT filename, error_message FROM files WHERE id::text = ANY($1)", failed
-            )
-            raise AssertionError(f"files failed: {[dict(row) for row in reasons]}")
-        if list(statuses.values()).count("ready") == len(ids):
-            return
-        await asyncio.sleep(0.1)
-    stuck = await where_stuck(db, ids, jetstream)
-    raise AssertionError(f"files not ready after {SETTLE_SECONDS:.0f} s: {stuck}")
 
 
 async def _assert_whole(client: httpx.AsyncClient, db: asyncpg.Pool, ids: list[str]) -> int:
