@@ -90,7 +90,7 @@ def system(tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path) -> I
     env = {**TEST_ENV, "ARTISAN_DATA_DIR": str(data_dir)}
     # metrics ports counting up from a free one: another suite on this machine keeps its own
     metrics = MetricsSettings(metrics_port=free_port())
-    stack = start_stack(infra, gateway, compressors=2, extra_env=env, metrics=metrics)
+    stack = start_stack(infra, gateway, replicas={"compressor": 2}, extra_env=env, metrics=metrics)
     yield stack
     stack.stop()
 

@@ -158,8 +158,7 @@ def own_stack(
     stack = start_stack(
         infra,
         GatewaySettings(port=free_port()),
-        compressors=compressors,
-        chunkers=chunkers,
+        replicas={"compressor": compressors, "chunker": chunkers},
         extra_env={"ARTISAN_DATA_DIR": str(data_dir), **NO_RATE_LIMITS, **(env or {})},
     )
     try:

@@ -28,9 +28,10 @@ def up(compressors: int, chunkers: int = 1, *, nats_cluster: int | None = None) 
     infra, gateway = infra_settings(), gateway_settings()
     if nats_cluster is not None:  # else ARTISAN_NATS_CLUSTER, one server by default
         infra = infra.model_copy(update={"nats_cluster": nats_cluster})
+    replicas = {"compressor": compressors, "chunker": chunkers}
     print(f"Starting Artisan (data in {infra.data_dir}) …", flush=True)
     try:
-        stack = start_stack(infra, gateway, compressors=compressors, chunkers=chunkers)
+        stack = start_stack(infra, gateway, replicas=replicas)
     except (PortBusyError, ServiceStartError, NatsTokenError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -45,7 +46,6 @@ def up(compressors: int, chunkers: int = 1, *, nats_cluster: int | None = None) 
     try:
         key = ensure_local_user(stack.database_url, infra.data_dir / "local-user.key")
         metrics = _metrics_lines(stack.metrics_urls(), infra.data_dir / TARGETS_FILE)
-        replicas = {"compressor": compressors, "chunker": chunkers}
         print(_banner(stack.gateway_url, key, replicas, metrics), flush=True)
         while not stop_requested:
             for label in stack.heal():  # the embedded NATS and Postgres, then the services

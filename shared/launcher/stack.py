@@ -4,6 +4,7 @@ import asyncio
 import logging
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,7 +42,6 @@ class ServiceStartError(RuntimeError):
     """A service exited while the system was starting; the message holds its last log lines."""
 
 
-PIPELINE_SERVICES = [name for name in SERVICES if name not in ("gateway", "compressor")]
 NATS_ROUTE_PORT_OFFSET = 2000  # an embedded cluster's routes: 6222… beside clients on 4222…
 MAX_STREAM_REPLICAS = 5  # JetStream's limit
 
@@ -136,13 +136,13 @@ def start_stack(
     infra: InfraSettings,
     gateway: GatewaySettings,
     *,
-    compressors: int = 1,
-    chunkers: int = 1,
+    replicas: Mapping[str, int] | None = None,
     extra_env: dict[str, str] | None = None,
     metrics: MetricsSettings | None = None,
 ) -> Stack:
-    """Start everything and wait until the gateway answers /readyz; the metrics endpoints are
-    listed for Prometheus in the data directory (metrics-targets.json)."""
+    """Start everything, `replicas` processes of a service named there (one of any other), and
+    wait until the gateway answers /readyz; the metrics endpoints are listed for Prometheus in
+    the data directory (metrics-targets.json)."""
     metrics = metrics or metrics_settings()
     require_free_port(gateway.host, gateway.port, "the gateway")
     infra.data_dir.mkdir(parents=True, exist_ok=True)
@@ -166,9 +166,9 @@ def start_stack(
         nats_url, database_url, f"http://{gateway.host}:{gateway.port}", supervisor, embedded
     )
     try:
-        for name in PIPELINE_SERVICES:
-            supervisor.start(name, replicas=chunkers if name == "chunker" else 1)
-        supervisor.start("compressor", replicas=compressors)
+        for name in SERVICES:
+            if name != "gateway":  # last: once it answers, every service has been started
+                supervisor.start(name, replicas=(replicas or {}).get(name, 1))
         supervisor.start("gateway")
         wait_until_ready(stack.gateway_url, supervisor)
         write_targets(infra.data_dir / TARGETS_FILE, stack.metrics_urls())
