@@ -37,20 +37,18 @@ async def ensure_space(
         await conn.execute("SELECT pg_advisory_xact_lock($1)", _SPACE_LOCK_ID)
         stored = await conn.fetchrow("SELECT model, dimension FROM embedding_space")
         schema_dimension = await stored_dimension(conn)
-        if stored is not None and (stored["model"], schema_dimension) == (model, dimension):
-            await match_chunk_index(conn, wanted=index_chunks)
-            return
-        if not await has_vectors(conn):
+        if stored is None or (stored["model"], schema_dimension) != (model, dimension):
+            if await has_vectors(conn):
+                stored_model = stored["model"] if stored else "an unrecorded model"
+                raise EmbeddingSpaceMismatch(
+                    f"The stored embeddings come from {stored_model} ({schema_dimension}"
+                    f" dimensions), but this process embeds with {model} ({dimension}"
+                    " dimensions); they cannot be compared. Run `artisan reembed` with the new"
+                    " settings to re-embed everything, or restore the previous embedding"
+                    " settings."
+                )
             await switch_space(conn, model=model, dimension=dimension)
-            await match_chunk_index(conn, wanted=index_chunks)
-            return
-        stored_model = stored["model"] if stored else "an unrecorded model"
-        raise EmbeddingSpaceMismatch(
-            f"The stored embeddings come from {stored_model} ({schema_dimension} dimensions),"
-            f" but this process embeds with {model} ({dimension} dimensions); they cannot be"
-            " compared. Run `artisan reembed` with the new settings to re-embed everything,"
-            " or restore the previous embedding settings."
-        )
+        await match_chunk_index(conn, wanted=index_chunks)
 
 
 async def space_is(conn: asyncpg.Connection, *, model: str, dimension: int) -> bool:
