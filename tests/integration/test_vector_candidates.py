@@ -38,7 +38,7 @@ async def test_large_and_small_users_get_the_exact_nearest_candidates(db: asyncp
     question = embed_texts(["the pricing and discount decisions of the last quarter"])[0]
     query = np.asarray(question, dtype=np.float32)
     async with rolled_back(db) as conn:
-        # the suite's hashed vectors have no HNSW index (embedding_space.indexes_vectors): a
+        # the suite's hashed vectors have no HNSW index (embedding_space.match_chunk_index): a
         # real model's is built here over these users' chunks, for this transaction only
         await conn.execute(
             "CREATE INDEX test_hnsw_idx ON file_chunks USING hnsw (embedding vector_cosine_ops)"

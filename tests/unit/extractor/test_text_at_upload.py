@@ -9,9 +9,8 @@ from hypothesis import strategies as st
 
 from services.extractor.errors import ExtractionError
 from services.extractor.extract import extract_text
-from services.gateway.ingest import read_at_upload as text_at_upload
-from shared.text.plain import READ_AT_UPLOAD_MAX_BYTES
-from shared.text.plain import text_at_upload as read_text_at_upload
+from services.gateway.ingest import read_at_upload
+from shared.text.plain import READ_AT_UPLOAD_MAX_BYTES, text_at_upload
 
 # text with what normalising changes: line endings, blank-line runs, controls, BOMs, spaces
 _PIECES = st.sampled_from(
@@ -32,7 +31,7 @@ def _extracted(data: bytes, filename: str) -> str | None:
 @given(text=_TEXTS, name=st.sampled_from(["a.txt", "b.md", "C.RST", "d.log"]))
 def test_text_read_at_upload_is_the_extractors(text: str, name: str) -> None:
     data = text.encode("utf-8", errors="surrogatepass")
-    at_upload = text_at_upload(name, data)
+    at_upload = read_at_upload(name, data)
     if at_upload is not None:
         assert at_upload == _extracted(data, name)
 
@@ -52,16 +51,16 @@ def test_text_read_at_upload_is_the_extractors(text: str, name: str) -> None:
     ],
 )
 def test_files_the_extractor_must_read_are_left_to_it(name: str, data: bytes) -> None:
-    assert text_at_upload(name, data) is None
+    assert read_at_upload(name, data) is None
 
 
 def test_a_small_utf8_note_is_read_at_upload() -> None:
     data = "\ufeff# Plan\r\n\r\nWe chose Postgres.\r\n\n\n\n\nWhy: one engine.  \n".encode()
-    assert text_at_upload("plan.md", data) == "# Plan\n\nWe chose Postgres.\n\n\nWhy: one engine.\n"
-    assert text_at_upload("plan.md", data) == extract_text(data, "plan.md")
+    assert read_at_upload("plan.md", data) == "# Plan\n\nWe chose Postgres.\n\n\nWhy: one engine.\n"
+    assert read_at_upload("plan.md", data) == extract_text(data, "plan.md")
 
 
 def test_a_note_longer_than_a_file_may_hold_is_left_to_the_extractor() -> None:
     # the extractor refuses it with the setting's name; read at upload, it would pass
-    assert read_text_at_upload("notes.txt", b"twelve chars", max_chars=11) is None
-    assert read_text_at_upload("notes.txt", b"twelve chars", max_chars=13) == "twelve chars\n"
+    assert text_at_upload("notes.txt", b"twelve chars", max_chars=11) is None
+    assert text_at_upload("notes.txt", b"twelve chars", max_chars=13) == "twelve chars\n"
