@@ -18,7 +18,7 @@ from pathlib import Path
 # how far below the gateway, chat, context, NATS and PostgreSQL the ingestion workers run
 BACKGROUND_NICE_STEPS = 10
 # where the kernel groups processes by session ("autogroup", on in most distributions' kernels)
-AUTOGROUP = Path("/proc/self/autogroup")
+AUTOGROUP = "/proc/{pid}/autogroup"
 MAX_NICE = 19
 logger = logging.getLogger(__name__)
 
@@ -35,10 +35,15 @@ def run_in_background(steps: int = BACKGROUND_NICE_STEPS) -> None:
     if os.getsid(0) != os.getpid():
         return
     try:
-        current = int(AUTOGROUP.read_text().split("nice")[1])
-        AUTOGROUP.write_text(str(min(MAX_NICE, current + steps)))
+        lowered = min(MAX_NICE, autogroup_nice() + steps)
+        Path(AUTOGROUP.format(pid="self")).write_text(str(lowered))
     except (OSError, IndexError, ValueError):
-        logger.debug("no autogroup priority to lower (%s)", AUTOGROUP, exc_info=True)
+        logger.debug("no autogroup priority to lower", exc_info=True)
+
+
+def autogroup_nice(pid: int | str = "self") -> int:
+    """The nice value of a process's session group ("/autogroup-42 nice 10")."""
+    return int(Path(AUTOGROUP.format(pid=pid)).read_text().split("nice")[1])
 
 
 def freeze_startup_heap() -> None:

@@ -6,17 +6,13 @@ from pathlib import Path
 import pytest
 
 from shared.launcher.stack import Stack
-from shared.scheduling import BACKGROUND_NICE_STEPS
+from shared.scheduling import AUTOGROUP, BACKGROUND_NICE_STEPS, autogroup_nice
 
 pytestmark = pytest.mark.skipif(
-    not Path("/proc/self/autogroup").exists(), reason="the kernel does not group by session"
+    not Path(AUTOGROUP.format(pid="self")).exists(), reason="the kernel does not group by session"
 )
 BACKGROUND = ("extractor", "chunker", "compressor", "embedder")
 INTERACTIVE = ("gateway", "chat", "context")
-
-
-def autogroup_nice(pid: int) -> int:
-    return int(Path(f"/proc/{pid}/autogroup").read_text().split("nice")[1])
 
 
 def test_ingestion_workers_run_below_the_interactive_services(system: Stack) -> None:

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from shared.scheduling import BACKGROUND_NICE_STEPS
+from shared.scheduling import AUTOGROUP, BACKGROUND_NICE_STEPS, autogroup_nice
 
 LOWER_AND_REPORT = (
-    "from pathlib import Path; from shared.scheduling import run_in_background;"
-    "run_in_background(); print(Path('/proc/self/autogroup').read_text())"
+    "from shared.scheduling import autogroup_nice, run_in_background;"
+    "run_in_background(); print(autogroup_nice())"
 )
 needs_autogroup = pytest.mark.skipif(
-    not Path("/proc/self/autogroup").exists(), reason="the kernel does not group by session"
+    not Path(AUTOGROUP.format(pid="self")).exists(), reason="the kernel does not group by session"
 )
 
 
@@ -26,7 +26,7 @@ def reported_nice(new_session: bool) -> int:
         check=True,
         start_new_session=new_session,
     )
-    return int(result.stdout.split("nice")[1])
+    return int(result.stdout)
 
 
 @needs_autogroup
@@ -36,7 +36,7 @@ def test_a_service_leading_its_session_lowers_the_sessions_priority() -> None:
 
 @needs_autogroup
 def test_a_process_started_from_a_shell_leaves_the_shells_session_alone() -> None:
-    before = int(Path("/proc/self/autogroup").read_text().split("nice")[1])
+    before = autogroup_nice()
     assert reported_nice(new_session=False) == before
 
 
