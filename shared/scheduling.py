@@ -35,15 +35,19 @@ def run_in_background(steps: int = BACKGROUND_NICE_STEPS) -> None:
     if os.getsid(0) != os.getpid():
         return
     try:
-        lowered = min(MAX_NICE, autogroup_nice() + steps)
-        Path(AUTOGROUP.format(pid="self")).write_text(str(lowered))
-    except (OSError, IndexError, ValueError):
+        nice = autogroup_nice()
+        if nice is not None:
+            Path(AUTOGROUP.format(pid="self")).write_text(str(min(MAX_NICE, nice + steps)))
+    except (OSError, ValueError):
         logger.debug("no autogroup priority to lower", exc_info=True)
 
 
-def autogroup_nice(pid: int | str = "self") -> int:
-    """The nice value of a process's session group ("/autogroup-42 nice 10")."""
-    return int(Path(AUTOGROUP.format(pid=pid)).read_text().split("nice")[1])
+def autogroup_nice(pid: int | str = "self") -> int | None:
+    """The nice value of a process's session group ("/autogroup-42 nice 10"); None for a process
+    in the kernel's root group (its session never left init's, as under some CI runners and
+    container runtimes): the kernel prints nothing for it, and there is no group to lower."""
+    shown = Path(AUTOGROUP.format(pid=pid)).read_text()
+    return int(shown.split("nice")[1]) if shown else None
 
 
 def freeze_startup_heap() -> None:
