@@ -96,7 +96,7 @@ class PipelineSettings(_ArtisanSettings):
         None,
         description="messages one service process works on at once; default 8 with remote"
         " models (calls wait on the network), 4 with local ones (round trips overlap model"
-        " work; a big file's runs in a thread, one at a time: shared/providers/cpu.py)",
+        " work; a call on 2,000+ characters runs in one low-priority thread: providers/cpu.py)",
     )
 
     inline_max_chunks: int = Field(
