@@ -18,7 +18,13 @@ from shared.db.migrations import apply_migrations
 from shared.launcher.embedded import NatsTokenError, PortBusyError, port_is_free
 from shared.launcher.metrics_ports import TARGETS_FILE
 from shared.launcher.reembed import files_in_progress, queue_reembedding
-from shared.launcher.stack import ServiceStartError, ensure_local_user, start_infra, start_stack
+from shared.launcher.stack import (
+    ServiceStartError,
+    command_database,
+    ensure_local_user,
+    start_infra,
+    start_stack,
+)
 from shared.launcher.supervisor import SERVICES, ServiceProcess, Supervisor
 
 T = TypeVar("T")
@@ -108,8 +114,7 @@ def run(service: str) -> int:
 
 
 def migrate() -> int:
-    database_url = _database_url()
-    applied = asyncio.run(apply_migrations(database_url))
+    applied = _on_database(lambda url: apply_migrations(url))
     print(f"applied: {', '.join(applied)}" if applied else "the database is up to date")
     return 0
 
@@ -121,7 +126,7 @@ def create_user(name: str, *, admin: bool = False) -> int:
             await users.set_admin(conn, name=name)
         return key
 
-    key = asyncio.run(_with_database(create))
+    key = _with_connection(create)
     role = "admin" if admin else "user"
     print(f"created {role} {name!r}; API key (shown once, keep it safe):\n{key}")
     return 0
@@ -129,9 +134,7 @@ def create_user(name: str, *, admin: bool = False) -> int:
 
 def set_admin(name: str, *, admin: bool) -> int:
     """An admin may connect this instance's models in the web client's Settings."""
-    changed = asyncio.run(
-        _with_database(lambda conn: users.set_admin(conn, name=name, admin=admin))
-    )
+    changed = _with_connection(lambda conn: users.set_admin(conn, name=name, admin=admin))
     if not changed:
         return _no_such_user(name)
     print(f"{name!r} {'is now an admin' if admin else 'is no longer an admin'} of this Artisan")
@@ -139,7 +142,7 @@ def set_admin(name: str, *, admin: bool) -> int:
 
 
 def list_users() -> int:
-    rows = asyncio.run(_with_database(users.list_users))
+    rows = _with_connection(users.list_users)
     print(f"{'NAME':<24} {'ID':<36}  {'CREATED':<16}  {'KEY':<7}  {'ADMIN':<5}  FILES")
     for row in rows:
         created = row["created_at"].strftime("%Y-%m-%d %H:%M")
@@ -154,7 +157,7 @@ def list_users() -> int:
 
 def revoke_user(name: str) -> int:
     """The user's key stops working at once; its files and conversations stay."""
-    revoked = asyncio.run(_with_database(lambda conn: users.revoke_api_key(conn, name=name)))
+    revoked = _with_connection(lambda conn: users.revoke_api_key(conn, name=name))
     if not revoked:
         return _no_such_user(name)
     print(f"revoked the API key of {name!r}; `artisan users rotate {name}` gives it a new one")
@@ -166,7 +169,7 @@ def rotate_user(name: str) -> int:
         user = await users.find_user_by_name(conn, name=name)
         return await users.rotate_api_key(conn, user_id=user.id) if user else None
 
-    key = asyncio.run(_with_database(rotate))
+    key = _with_connection(rotate)
     if key is None:
         return _no_such_user(name)
     print(
@@ -180,23 +183,33 @@ def _no_such_user(name: str) -> int:
     return 1
 
 
-async def _with_database(work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
-    database_url = _database_url()
-    await apply_migrations(database_url)
-    conn = await asyncpg.connect(database_url)
-    try:
-        return await work(conn)
-    finally:
-        await conn.close()
+def _with_connection(work: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+    async def connected(database_url: str) -> T:
+        conn = await asyncpg.connect(database_url)
+        try:
+            return await work(conn)
+        finally:
+            await conn.close()
+
+    return _on_database(connected)
 
 
-def _database_url() -> str:
-    """The configured database, or the embedded one (started if `artisan up` is not running)."""
-    infra = infra_settings()
-    if infra.database_url:
-        return infra.database_url
-    _, database_url, _embedded = start_infra(infra.model_copy(update={"nats_url": "unused"}))
-    return database_url
+def _on_database(work: Callable[[str], Awaitable[T]]) -> T:
+    """Run `work` on the command's database: the configured one, or the embedded one (that of a
+    running `artisan up`, or started for this command alone and stopped again after it). The
+    database is opened here, outside any event loop, so `work` runs in this command's one loop."""
+    with command_database(infra_settings()) as database:
+        if database.started_here:
+            _note("Artisan is not running: started its database for this command …")
+        result = asyncio.run(work(database.url))
+    if database.started_here:
+        _note("… and stopped it again.")
+    return result
+
+
+def _note(text: str) -> None:
+    """What a command says about itself goes to stderr, so its output stays what it printed."""
+    print(text, file=sys.stderr, flush=True)
 
 
 def reembed() -> int:
@@ -208,29 +221,29 @@ def reembed() -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
-        plan = asyncio.run(queue_reembedding(database_url, nats_url))
-        print(
-            f"re-embedding {plan.chunks} chunks of {plan.files} files and {plan.turns} journal"
-            f" turns with {plan.model}"
-            f" ({plan.dimension} dimensions)",
-            flush=True,
-        )
-        if _gateway_up(gateway.host, gateway.port):
-            _follow_reembedding(database_url)
-        else:
-            print("queued: `artisan up` processes them; `artisan files` shows the progress")
+        follow = _gateway_up(gateway.host, gateway.port)
+        asyncio.run(_reembed(database_url, nats_url, follow=follow))
     finally:
         for part in reversed(embedded):
             part.stop()
     return 0
 
 
+async def _reembed(database_url: str, nats_url: str, *, follow: bool) -> None:
+    plan = await queue_reembedding(database_url, nats_url)
+    print(
+        f"re-embedding {plan.chunks} chunks of {plan.files} files and {plan.turns} journal"
+        f" turns with {plan.model} ({plan.dimension} dimensions)",
+        flush=True,
+    )
+    if not follow:
+        print("queued: `artisan up` processes them; `artisan files` shows the progress")
+        return
+    while remaining := await files_in_progress(database_url):
+        print(f"\r  {remaining} files still re-embedding …   ", end="", flush=True)
+        await asyncio.sleep(0.5)
+    print("\r  done: every file is ready again.            ")
+
+
 def _gateway_up(host: str, port: int) -> bool:
     return not port_is_free(host, port)
-
-
-def _follow_reembedding(database_url: str) -> None:
-    while remaining := asyncio.run(files_in_progress(database_url)):
-        print(f"\r  {remaining} files still re-embedding …   ", end="", flush=True)
-        time.sleep(0.5)
-    print("\r  done: every file is ready again.            ")

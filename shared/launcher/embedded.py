@@ -212,19 +212,10 @@ class EmbeddedPostgres:
     name: ClassVar[str] = "postgres"
 
     def is_alive(self) -> bool:
-        """The postmaster named by postmaster.pid runs (a dead one leaves its pid file behind)."""
-        return self._postmaster_state() == "running"
+        return postgres_running(self.server.pgdata)  # type: ignore[attr-defined]
 
     def _postmaster_state(self) -> str:
-        """'running', 'zombie' (killed, not yet reaped) or 'gone'."""
-        pid_file = self.server.pgdata / "postmaster.pid"  # type: ignore[attr-defined]
-        try:
-            postmaster = psutil.Process(int(pid_file.read_text().split("\n", 1)[0]))
-            if postmaster.name() != "postgres":
-                return "gone"
-            return "zombie" if postmaster.status() == psutil.STATUS_ZOMBIE else "running"
-        except (OSError, ValueError, psutil.Error):
-            return "gone"
+        return postmaster_state(self.server.pgdata)  # type: ignore[attr-defined]
 
     def restart(self, timeout: float = 10.0) -> None:
         # pg_ctl detached the postmaster from us: killed, it stays a zombie until init reaps
@@ -241,6 +232,22 @@ class EmbeddedPostgres:
 
     def stop(self) -> None:
         self.server.cleanup()  # type: ignore[attr-defined]
+
+
+def postgres_running(pgdata: Path) -> bool:
+    """The postmaster named by postmaster.pid runs (a dead one leaves its pid file behind)."""
+    return postmaster_state(pgdata) == "running"
+
+
+def postmaster_state(pgdata: Path) -> str:
+    """'running', 'zombie' (killed, not yet reaped) or 'gone'."""
+    try:
+        postmaster = psutil.Process(int((pgdata / "postmaster.pid").read_text().split("\n", 1)[0]))
+        if postmaster.name() != "postgres":
+            return "gone"
+        return "zombie" if postmaster.status() == psutil.STATUS_ZOMBIE else "running"
+    except (OSError, ValueError, psutil.Error):
+        return "gone"
 
 
 def start_postgres(data_dir: Path) -> EmbeddedPostgres:

@@ -4,7 +4,8 @@ import asyncio
 import logging
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from shared.launcher.embedded import (
     NatsTokenError,
     new_nats_token,
     port_is_free,
+    postgres_running,
     require_free_port,
     running_nats_token,
     start_nats,
@@ -108,6 +110,32 @@ def start_infra(
     if token:
         os.environ[NATS_TOKEN_ENV] = token.get_secret_value()
     return nats_url, database_url, embedded
+
+
+@dataclass(frozen=True)
+class CommandDatabase:
+    url: str
+    started_here: bool  # the embedded database was not running: this command started it
+
+
+@contextmanager
+def command_database(infra: InfraSettings) -> Iterator[CommandDatabase]:
+    """The migrated database a one-off command (`artisan users …`, `migrate`) works on:
+    ARTISAN_DATABASE_URL when set, else the embedded one — shared with a running `artisan up`,
+    or started for this command and stopped again when it ends (pgserver stops it only when
+    its last user lets go, so a running `artisan up` keeps its database)."""
+    if infra.database_url:
+        asyncio.run(apply_migrations(infra.database_url))
+        yield CommandDatabase(infra.database_url, started_here=False)
+        return
+    pgdata = infra.data_dir / "pgdata"
+    started_here = not postgres_running(pgdata)
+    postgres = start_postgres(pgdata)
+    try:
+        asyncio.run(apply_migrations(postgres.url))
+        yield CommandDatabase(postgres.url, started_here)
+    finally:
+        postgres.stop()
 
 
 def _start_embedded_nats(infra: InfraSettings, token: SecretStr) -> list[EmbeddedNats]:
