@@ -169,7 +169,9 @@ def is_evidence(question: str, best: Scored) -> bool:
     if best.coverage < MIN_COVERAGE:
         return False
     spoken, title = _spoken(best.candidate.text), best.candidate.title
-    if title and names_another(spoken, question_entities(question), title):
+    # a sentence's capitalised first word that the question says too is its topic, not another
+    # name: "Gross margin was 71%." under "Q2 METRICS" answers "What was gross margin in Q2?"
+    if title and names_another(spoken, question_entities(question), f"{title} {question}"):
         title = ""
     return could_answer(question, spoken, named_by=title)
 

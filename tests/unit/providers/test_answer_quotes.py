@@ -66,3 +66,13 @@ def test_no_answer_when_the_best_sentence_lacks_the_asked_kind_or_the_names() ->
 def test_hard_wrapped_lines_stay_one_sentence() -> None:
     passage = "We moved to usage tiers because our largest\ncustomers wanted predictable bills."
     assert quotes("Why did we move to usage tiers?", passage) == [passage]
+
+
+def test_the_section_title_names_the_period_when_the_sentence_opens_with_the_asked_word() -> None:
+    """"Gross margin was 71%." under "Q2 METRICS" answers for Q2: its capitalised first word is
+    the question's own topic, not another name that would keep the title from speaking for it."""
+    report = "Revenue grew 18%.\nGross margin was 71%, down one point.\nChurn rose to 3.1%.\n"
+    found = sentences_of({1: report}, {1: "Q2 METRICS"})
+    asked = [c.text for c in best_sentences("What was gross margin in Q2?", found)]
+    assert asked == ["Gross margin was 71%, down one point."]
+    assert best_sentences("What was gross margin in Q3?", found) == []
