@@ -69,7 +69,7 @@ def test_hard_wrapped_lines_stay_one_sentence() -> None:
 
 
 def test_the_section_title_names_the_period_when_the_sentence_opens_with_the_asked_word() -> None:
-    """"Gross margin was 71%." under "Q2 METRICS" answers for Q2: its capitalised first word is
+    """ "Gross margin was 71%." under "Q2 METRICS" answers for Q2: its capitalised first word is
     the question's own topic, not another name that would keep the title from speaking for it."""
     report = "Revenue grew 18%.\nGross margin was 71%, down one point.\nChurn rose to 3.1%.\n"
     found = sentences_of({1: report}, {1: "Q2 METRICS"})
