@@ -5,9 +5,10 @@ nothing on the server. Stops on Ctrl-C or SIGTERM."""
 import asyncio
 import signal
 import sys
-from collections.abc import Iterable
+from collections.abc import Coroutine, Iterable
 from contextlib import suppress
 from pathlib import Path
+from typing import Any
 
 import httpx
 from watchfiles import Change, DefaultFilter, awatch
@@ -53,17 +54,40 @@ def _sync(directory: Path) -> int:
 
 
 async def _sync_over_http(connection: Connection, directory: Path) -> None:
+    # Ctrl-C and SIGTERM set `stop`, which ends the watch at once (watchfiles' thread checks it)
+    # and the upload in progress: a cancellation arriving while the watch's thread runs was
+    # lost (anyio shields that wait), and the sync went on after Ctrl-C
     stop = asyncio.Event()
-    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        asyncio.get_running_loop().add_signal_handler(signum, stop.set)
     async with httpx.AsyncClient(base_url=connection.url, headers=connection.headers) as http:
-        await send(http, discover([directory], SUPPORTED_EXTENSIONS).files)
+        if not await _unless_stopped(
+            send(http, discover([directory], SUPPORTED_EXTENSIONS).files), stop
+        ):
+            return
         print(f"Watching {directory} for changes", flush=True)
         changes = awatch(
             directory, watch_filter=SupportedFiles(), debounce=DEBOUNCE_MS, stop_event=stop
         )
         async for batch in changes:
             # a file gone again before it is read is shown as not sent, next to its name
-            await send(http, sorted({Path(path) for _, path in batch}))
+            if not await _unless_stopped(send(http, sorted({Path(p) for _, p in batch})), stop):
+                return
+            print(f"Watching {directory} for changes", flush=True)
+
+
+async def _unless_stopped(work: Coroutine[Any, Any, None], stop: asyncio.Event) -> bool:
+    """Run `work` to its end unless `stop` is set first, which cancels it; whether it ended."""
+    working, stopping = asyncio.create_task(work), asyncio.create_task(stop.wait())
+    await asyncio.wait({working, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    if not working.done():
+        working.cancel()
+        with suppress(asyncio.CancelledError):
+            await working
+        return False
+    working.result()  # its error, if it failed
+    return True
 
 
 async def send(http: httpx.AsyncClient, paths: Iterable[Path]) -> None:
