@@ -273,7 +273,9 @@ async def _wait_caught_up(
             {peer.name: peer for peer in (stream.cluster.replicas or [])} if stream.cluster else {}
         )
         peer = peers.get(_name(node))
-        if _leader_name(stream) == _name(node) or (peer and peer.current and not peer.lag):
+        # while the restarted server rejoins, the stream may be between leaders: ask again
+        leader = stream.cluster.leader if stream.cluster else None
+        if leader == _name(node) or (leader and peer and peer.current and not peer.lag):
             return time.monotonic() - started
         await asyncio.sleep(0.1)
     raise AssertionError(f"{_name(node)} did not catch up in {SETTLE_SECONDS:.0f} s")
