@@ -171,6 +171,12 @@ class ModelSettings(_ArtisanSettings):
     llm_timeout_seconds: float = Field(120.0, description="per model call")
     llm_max_retries: int = Field(3, description="retries on 429/5xx/timeouts, with back-off")
     llm_concurrency: int = Field(8, description="model calls in flight per process")
+    llm_roles: Literal["all", "answers"] = Field(
+        "all",
+        description="what the chat model does: every role, or answers (the answer, its check"
+        " and tools) while ingestion keeps the offline rules — `artisan up --model` sets"
+        " 'answers', what a CPU model can keep up with",
+    )
     embed_provider: Literal["local", "minilm", "voyage", "openai"] | None = Field(
         None,
         description="default: voyage with a Voyage key, openai with an OpenAI key, else minilm"
@@ -208,8 +214,13 @@ class ModelSettings(_ArtisanSettings):
         return bool(self.llm_base_url or self.llm_api_key)
 
     @property
-    def all_in_process(self) -> bool:  # every model is CPU work here, none waits on a network
-        return not self.remote_llm and self.embedder_kind not in REMOTE_EMBEDDERS
+    def remote_ingestion(self) -> bool:
+        """The chat model also classifies, chunks, cuts, summarises and learns facts."""
+        return self.remote_llm and self.llm_roles == "all"
+
+    @property
+    def all_in_process(self) -> bool:  # every ingestion model is CPU work here, none remote
+        return not self.remote_ingestion and self.embedder_kind not in REMOTE_EMBEDDERS
 
     @property
     def vector_weight(self) -> float:
@@ -271,30 +282,3 @@ def chat_settings() -> ChatSettings:
 @lru_cache
 def pipeline_settings() -> PipelineSettings:
     return PipelineSettings()
-
-
-class DispatchSettings(_ArtisanSettings):
-    """How stored work reaches the bus (the gateway's dispatcher): fairly, and again if lost."""
-
-    files_in_flight_per_user: int = Field(
-        16, ge=1, description="files of one user in the pipeline at once; the rest wait queued"
-    )
-    # more, a share at a time, while the pipeline keeps up and no other user's files wait
-    files_in_flight_alone: int = Field(256, ge=1, description="files in flight of a lone user")
-    turns_in_flight_per_user: int = Field(
-        32, ge=1, description="turns of one user on their way into the journal at once"
-    )
-    redrive_after_seconds: float = Field(
-        30.0,
-        gt=0,
-        description="work quiet this long while the bus holds nothing for it is re-driven",
-    )
-    redrive_anyway_after_seconds: float = Field(
-        3600.0, gt=0, description="work quiet this long is re-driven even on a busy bus"
-    )
-    max_redrives: int = Field(3, ge=0, description="re-drives before the work fails instead")
-
-
-@lru_cache
-def dispatch_settings() -> DispatchSettings:
-    return DispatchSettings()

@@ -14,6 +14,11 @@ class ModelOutputError(PermanentError):
     """The model's answer failed validation, also after one repair attempt."""
 
 
+class ModelTooSlowError(ModelOutputError):
+    """The model did not finish a bounded call by its deadline: the same call would stall again,
+    so it is not retried (a role with an offline rule of the same kind falls back to it)."""
+
+
 class ModelUnavailableError(Exception):
     """The model endpoint did not answer usefully (timeouts, 429/5xx) after the client's own
     retries; transient, so the bus redelivers the message before the file fails."""

@@ -33,7 +33,9 @@ class ModelCall:
     completion_tokens: int
     latency_ms: int
     cost_usd: float
-    outcome: str = "ok"  # ok | invalid (output failed validation) | error
+    # ok | invalid (output failed validation) | error | fallback (the offline rule, in place of
+    # a model whose answer stayed invalid)
+    outcome: str = "ok"
 
 
 Recorded = tuple[ModelCall, WorkContext | None]

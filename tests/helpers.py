@@ -20,6 +20,7 @@ from shared.db.turns import NewTurn, insert_turn
 from shared.formats import media_type_for
 from shared.launcher.embedded import free_port
 from shared.launcher.stack import Stack, start_stack
+from shared.model_server_settings import ModelServerSettings
 
 
 async def wait_for_status(
@@ -142,24 +143,31 @@ def own_stack(
     nats_url: str = "",
     nats_token: SecretStr | None = None,
     pgdata: Path | None = None,
+    model_file: str = "",
 ) -> Iterator[Stack]:
     """A whole system of its own (embedded NATS + PostgreSQL, every service) in `data_dir`;
     without request rate limits unless `env` sets them (benchmarks load corpora as one user).
     With `nats_url` (and its token), the services use that NATS instead of an embedded one.
-    With `pgdata` (the test run's `pgdata_template`), its database starts as a copy of that."""
+    With `pgdata` (the test run's `pgdata_template`), its database starts as a copy of that.
+    With `model_file`, it serves that model as `artisan up --model` does."""
     if pgdata is not None:
         copy_pgdata(pgdata, data_dir)
     # without a token of its own, the stack shares the one in this process's environment (the
     # session system's), so every system's clients here present the same
     token = {"nats_token": nats_token} if nats_token else {}
     infra = InfraSettings(
-        data_dir=data_dir, nats_port=free_port(), nats_url=nats_url, database_url="", **token
+        data_dir=data_dir,
+        nats_port=free_port(),
+        nats_url=nats_url,
+        database_url="",
+        **token,
     )
     stack = start_stack(
         infra,
         GatewaySettings(port=free_port()),
         replicas={"compressor": compressors, "chunker": chunkers},
         extra_env={"ARTISAN_DATA_DIR": str(data_dir), **NO_RATE_LIMITS, **(env or {})},
+        model=ModelServerSettings(model_file=model_file, model_port=free_port()),
     )
     try:
         yield stack

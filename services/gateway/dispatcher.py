@@ -18,9 +18,9 @@ import asyncpg
 from nats.js.api import ConsumerInfo
 
 from services.gateway import outbox
+from services.gateway.dispatch_settings import DispatchSettings, dispatch_settings
 from services.gateway.progress_hub import GatewayProgress
 from shared.bus import publish_event
-from shared.config import DispatchSettings, dispatch_settings
 from shared.contracts import (
     STREAM_NAME,
     Consumer,

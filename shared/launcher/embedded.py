@@ -93,8 +93,34 @@ class ClusterSeat:
         ]
 
 
+class ChildServer:
+    """A server run as a child process of `artisan up`: restarted on the same settings, stopped
+    with SIGTERM (SIGKILL when it does not exit in `stop_seconds`)."""
+
+    process: subprocess.Popen[bytes] | None
+    stop_seconds: ClassVar[float] = 10.0
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def is_alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def restart(self) -> None:
+        self.start()
+
+    def stop(self) -> None:
+        if self.is_alive():
+            assert self.process is not None
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=self.stop_seconds)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
 @dataclass
-class EmbeddedNats:
+class EmbeddedNats(ChildServer):
     """nats-server as a child process; `restart` brings it back on the same port, store and token
     (JetStream's file storage keeps the streams and consumers across restarts). With a `seat`,
     it is one server of a local cluster, which it rejoins on restart."""
@@ -146,21 +172,6 @@ class EmbeddedNats:
                     return
             time.sleep(0.05)
         raise TimeoutError(f"nats-server does not listen on {self.port} after {timeout:.0f} s")
-
-    def is_alive(self) -> bool:
-        return self.process is not None and self.process.poll() is None
-
-    def restart(self) -> None:
-        self.start()
-
-    def stop(self) -> None:
-        if self.is_alive():
-            assert self.process is not None
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
 
 
 def start_nats(

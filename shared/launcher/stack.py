@@ -29,11 +29,13 @@ from shared.launcher.embedded import (
     start_nats,
     start_postgres,
 )
+from shared.launcher.embedded_model import EmbeddedModel, services_env, start_model
 from shared.launcher.healing import InfraSupervisor
 from shared.launcher.metrics_ports import TARGETS_FILE, MetricsPorts, write_targets
 from shared.launcher.nats_cluster import start_nats_cluster
 from shared.launcher.supervisor import SERVICES, Supervisor
 from shared.metrics.settings import MetricsSettings, metrics_settings
+from shared.model_server_settings import ModelServerSettings, model_server_settings
 from shared.secret_box import SECRETS_KEY_ENV, ensure_secrets_key
 
 logger = logging.getLogger(__name__)
@@ -54,7 +56,7 @@ class Stack:
     database_url: str
     gateway_url: str
     supervisor: Supervisor
-    embedded: list[EmbeddedNats | EmbeddedPostgres] = field(default_factory=list)
+    embedded: list[EmbeddedNats | EmbeddedPostgres | EmbeddedModel] = field(default_factory=list)
     infra: InfraSupervisor = field(init=False)
 
     def __post_init__(self) -> None:
@@ -63,7 +65,14 @@ class Stack:
     def metrics_urls(self) -> dict[str, str]:
         """Every process's /metrics, by process label (the gateway's on its HTTP port)."""
         ports = self.supervisor.metrics_ports
-        return {"gateway": f"{self.gateway_url}/metrics", **(ports.urls() if ports else {})}
+        models = {
+            m.name: f"{m.base_url}/metrics" for m in self.embedded if isinstance(m, EmbeddedModel)
+        }
+        return {
+            "gateway": f"{self.gateway_url}/metrics",
+            **(ports.urls() if ports else {}),
+            **models,
+        }
 
     def heal(self) -> list[str]:
         """Restart whatever died, the embedded NATS and Postgres before the services; the names
@@ -167,6 +176,7 @@ def start_stack(
     replicas: Mapping[str, int] | None = None,
     extra_env: dict[str, str] | None = None,
     metrics: MetricsSettings | None = None,
+    model: ModelServerSettings | None = None,
 ) -> Stack:
     """Start everything, `replicas` processes of a service named there (one of any other), and
     wait until the gateway answers /readyz; the metrics endpoints are listed for Prometheus in
@@ -175,6 +185,12 @@ def start_stack(
     require_free_port(gateway.host, gateway.port, "the gateway")
     infra.data_dir.mkdir(parents=True, exist_ok=True)
     nats_url, database_url, embedded = start_infra(infra)
+    try:
+        served = start_model(model or model_server_settings(), infra.data_dir)
+    except BaseException:
+        for part in reversed(embedded):
+            part.stop()
+        raise
     env = {
         "ARTISAN_NATS_URL": nats_url,
         "ARTISAN_DATABASE_URL": database_url,
@@ -186,12 +202,14 @@ def start_stack(
         # each process gets its own port (supervisor.py), on the gateway's interface
         "ARTISAN_METRICS_PORT": str(metrics.metrics_port),
         "ARTISAN_METRICS_HOST": gateway.host,
+        **(services_env(served) if served else {}),
         **(extra_env or {}),
     }
     ports = MetricsPorts(gateway.host, metrics.metrics_port) if metrics.metrics_port else None
     supervisor = Supervisor(env, log_dir=infra.data_dir / "logs", metrics_ports=ports)
+    parts = [*embedded, *([served] if served else [])]
     stack = Stack(
-        nats_url, database_url, f"http://{gateway.host}:{gateway.port}", supervisor, embedded
+        nats_url, database_url, f"http://{gateway.host}:{gateway.port}", supervisor, parts
     )
     try:
         for name in SERVICES:

@@ -94,9 +94,16 @@ class ChatModel(Protocol):
     model: str
 
     async def complete_json(
-        self, *, role: str, system: str, user: str, schema: type[ModelT]
+        self,
+        *,
+        role: str,
+        system: str,
+        user: str,
+        schema: type[ModelT],
+        max_tokens: int | None = None,
     ) -> ModelT:
-        """One validated answer; `role` names the pipeline role for the usage record."""
+        """One validated answer; `role` names the pipeline role for the usage record, and the
+        answer may be at most `max_tokens` long (default: the role's budget)."""
         ...
 
 

@@ -4,12 +4,14 @@ Local implementations are wrapped so that their calls are recorded like remote o
 "local", estimated tokens, no cost); remote ones record each HTTP call themselves.
 """
 
+import logging
 import time
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
 from shared.config import ModelSettings, model_settings
+from shared.errors import ModelOutputError
 from shared.providers.base import (
     AnswerChecker,
     Answerer,
@@ -26,6 +28,7 @@ from shared.providers.cpu import run_sized
 from shared.text.tokens import count_tokens
 from shared.usage import LOCAL_PROVIDER, record_call
 
+logger = logging.getLogger(__name__)
 LOCAL_MODEL = "artisan-local-1"
 TOKEN_COUNT_SPEEDUP = 30  # counting tokens vs chunking, per character
 # the role each local method plays, as usage records name it
@@ -46,10 +49,11 @@ _ROLE_OF_METHOD = {
 
 
 class RecordedLocal:
-    """Forwards to a local provider and records each role call (tokens estimated offline)."""
+    """Forwards to a local provider and records each role call (tokens estimated offline);
+    `outcome` "fallback" marks calls made in place of a model that could not answer."""
 
-    def __init__(self, provider: Any) -> None:
-        self._provider = provider
+    def __init__(self, provider: Any, outcome: str = "ok") -> None:
+        self._provider, self._outcome = provider, outcome
 
     def __getattr__(self, name: str) -> Any:
         attribute = getattr(self._provider, name)
@@ -73,10 +77,35 @@ class RecordedLocal:
                 prompt_tokens=prompt_tokens,
                 completion_tokens=completion_tokens,
                 started=started,
+                outcome=self._outcome,
             )
             return result
 
         return recorded
+
+
+class OfflineFallback:
+    """A model role whose answer, when the model cannot give it in shape or in time
+    (ModelOutputError, also after the repair attempt), is the offline rule's — for roles where
+    that is the same kind of thing (a file's type, its chunks' boundaries, a summary). The usage
+    record of that call says "fallback"."""
+
+    def __init__(self, remote: Any, local: Any) -> None:
+        self._remote, self._local = remote, RecordedLocal(local, outcome="fallback")
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self._remote, name)
+        if name not in _ROLE_OF_METHOD:
+            return attribute
+
+        async def answered(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await attribute(*args, **kwargs)
+            except ModelOutputError as exc:
+                logger.warning("%s by the offline rule instead: %s", name, exc)
+                return await getattr(self._local, name)(*args, **kwargs)
+
+        return answered
 
 
 def _texts_in(values: Iterable[Any], *, objects: bool) -> Iterator[str]:
@@ -123,36 +152,47 @@ def _llm(name: str) -> Any:
     return getattr(llm, name)(chat_model())
 
 
+def _with_fallback(remote: str, local: str, **local_kwargs: Any) -> Any:
+    from shared.providers import local as offline
+
+    return OfflineFallback(_llm(remote), getattr(offline, local)(**local_kwargs))
+
+
 @lru_cache
 def classifier() -> Classifier:
-    return _llm("LLMClassifier") if model_settings().remote_llm else _local("LocalClassifier")
+    if model_settings().remote_ingestion:
+        return _with_fallback("LLMClassifier", "LocalClassifier")
+    return _local("LocalClassifier")
 
 
 @lru_cache
 def chunker() -> Chunker:
-    if model_settings().remote_llm:
-        return _llm("LLMChunker")
-    return _local("LocalChunker", target_words=model_settings().target_chunk_words)
+    local = {"target_words": model_settings().target_chunk_words}
+    if model_settings().remote_ingestion:
+        return _with_fallback("LLMChunker", "LocalChunker", **local)
+    return _local("LocalChunker", **local)
 
 
 @lru_cache
 def compressor() -> Compressor:
-    return _llm("LLMCompressor") if model_settings().remote_llm else _local("LocalCompressor")
+    return _llm("LLMCompressor") if model_settings().remote_ingestion else _local("LocalCompressor")
 
 
 @lru_cache
 def verifier() -> Verifier:
-    return _llm("LLMVerifier") if model_settings().remote_llm else _local("LocalVerifier")
+    return _llm("LLMVerifier") if model_settings().remote_ingestion else _local("LocalVerifier")
 
 
 @lru_cache
 def summariser() -> Summariser:
-    return _llm("LLMSummariser") if model_settings().remote_llm else _local("LocalSummariser")
+    if model_settings().remote_ingestion:
+        return _with_fallback("LLMSummariser", "LocalSummariser")
+    return _local("LocalSummariser")
 
 
 @lru_cache
 def memory_extractor() -> MemoryExtractor:
-    if model_settings().remote_llm:
+    if model_settings().remote_ingestion:
         from shared.providers.llm.memory import LLMMemoryExtractor
 
         return LLMMemoryExtractor(chat_model())
@@ -230,6 +270,10 @@ _IN_USE = (
 
 
 def forget_providers() -> None:
-    """Build every role again from the settings in use at its next call (they changed)."""
+    """Build every role again from the settings in use at its next call (they changed), and
+    meet each endpoint afresh: what an earlier one refused says nothing of a new one."""
+    from shared.providers.remote.structured import forget_dialects
+
     for cached in _IN_USE:
         cached.cache_clear()
+    forget_dialects()

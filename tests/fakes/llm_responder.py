@@ -249,7 +249,13 @@ class ResponderChat:
         self.max_in_flight: Counter[str] = Counter()
 
     async def complete_json(
-        self, *, role: str, system: str, user: str, schema: type[ModelT]
+        self,
+        *,
+        role: str,
+        system: str,
+        user: str,
+        schema: type[ModelT],
+        max_tokens: int | None = None,
     ) -> ModelT:
         name = prompt_of(system).name
         self.calls.append(ChatCall(role, name, system, user))

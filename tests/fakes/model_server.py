@@ -61,6 +61,7 @@ class _Fault:
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes | None = None
     content: str | None = None  # replaces the responder's chat answer
+    finish_reason: str = "stop"  # "length": the answer was cut off at the request's max_tokens
 
 
 class FakeModelServer:
@@ -138,9 +139,11 @@ class FakeModelServer:
         """Sleep `seconds` before answering the next `times` requests (on top of `latency`)."""
         self._script(_Fault(delay=seconds), times)
 
-    def reply_raw(self, content: str, *, times: int = 1) -> None:
-        """Answer the next `times` chat requests with `content` instead of the responder's."""
-        self._script(_Fault(content=content), times)
+    def reply_raw(self, content: str, *, times: int = 1, cut_off: bool = False) -> None:
+        """Answer the next `times` chat requests with `content` instead of the responder's
+        (`cut_off`: as a model stopped at its max_tokens, finish_reason "length")."""
+        fault = _Fault(content=content, finish_reason="length" if cut_off else "stop")
+        self._script(fault, times)
 
     def reset(self) -> None:
         with self._lock:
@@ -182,12 +185,14 @@ class FakeModelServer:
         if path.endswith("/chat/completions") and payload.get("stream"):
             return 200, {"Content-Type": "text/event-stream"}, self._chat_stream(payload, fault)
         if path.endswith("/chat/completions"):
-            return 200, {}, json_bytes(self._chat(payload, fault.content))
+            return 200, {}, json_bytes(self._chat(payload, fault.content, fault.finish_reason))
         if path.endswith("/embeddings"):
             return 200, {}, json_bytes(embeddings_body(payload))
         return 404, {}, json_bytes(error_body(404, f"no such path: {path}"))
 
-    def _chat(self, payload: dict[str, Any], content: str | None) -> dict[str, Any]:
+    def _chat(
+        self, payload: dict[str, Any], content: str | None, finish: str = "stop"
+    ) -> dict[str, Any]:
         calls = self.tool_caller(payload) if self.tool_caller and payload.get("tools") else None
         if calls:
             message = {"role": "assistant", "content": None}
@@ -195,7 +200,7 @@ class FakeModelServer:
             return self._completion(payload, message, "tool_calls", json.dumps(calls))
         answer = self.responder(payload) if content is None else content
         message = {"role": "assistant", "content": answer}
-        return self._completion(payload, message, "stop", answer)
+        return self._completion(payload, message, finish, answer)
 
     def _completion(
         self, payload: dict[str, Any], message: dict[str, Any], finish: str, answer: str
@@ -221,7 +226,7 @@ class FakeModelServer:
 
     def _chat_stream(self, payload: dict[str, Any], fault: _Fault) -> bytes:
         """The answer as SSE chunks, a word per chunk, then usage if asked for, then [DONE]."""
-        answer = self._chat(payload, fault.content)
+        answer = self._chat(payload, fault.content, fault.finish_reason)
         base = {key: answer[key] for key in ("id", "created", "model")}
         base["object"] = "chat.completion.chunk"
         choice = answer["choices"][0]

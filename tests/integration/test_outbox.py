@@ -9,7 +9,7 @@ import asyncpg
 import httpx
 
 from services.gateway import outbox
-from shared.config import DispatchSettings
+from services.gateway.dispatch_settings import DispatchSettings
 from shared.db import files, turns, users
 from shared.db.turns import NewTurn
 from tests.conftest import ClientFactory

@@ -8,6 +8,7 @@ from fastapi.responses import PlainTextResponse
 
 from services.gateway.auth import CurrentUser, ExpensiveUser
 from services.gateway.deps import FILE_NOT_FOUND, FileId, Pool, Progress, Settings
+from services.gateway.dispatch_settings import dispatch_settings
 from services.gateway.ingest import store_uploads
 from services.gateway.quota import check_quota
 from services.gateway.schemas import (
@@ -20,7 +21,6 @@ from services.gateway.schemas import (
 )
 from services.gateway.updates import store_update
 from services.gateway.upload_stream import UploadLimits, receive_files
-from shared.config import dispatch_settings
 from shared.db import chunks, files, model_calls
 from shared.formats import SUPPORTED_EXTENSIONS, media_type_for
 

@@ -3,6 +3,7 @@
 import asyncio
 
 import asyncpg
+import httpx
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from faststream.nats import NatsBroker
@@ -11,6 +12,7 @@ from nats.js.errors import NotFoundError
 from services.gateway.deps import Broker, Pool
 from services.gateway.schemas import HealthResponse, ReadinessResponse
 from shared.contracts import STREAM_NAME
+from shared.model_server_settings import model_server_settings
 
 router = APIRouter(tags=["health"])
 
@@ -27,12 +29,15 @@ async def healthz() -> HealthResponse:
     "/readyz", response_model=ReadinessResponse, responses={503: {"model": ReadinessResponse}}
 )
 async def readyz(pool: Pool, broker: Broker) -> JSONResponse:
-    """Ready when Postgres answers `SELECT 1`, NATS is connected and uploads can be queued."""
+    """Ready when Postgres answers `SELECT 1`, NATS is connected and uploads can be queued —
+    and, with an embedded model (`artisan up --model`), when it answers /health."""
     checks = {
         "database": await _check_database(pool),
         "nats": await _check_nats(broker),
         "jetstream": await _check_stream(broker),
     }
+    if model_health := model_server_settings().model_health_url:
+        checks["model"] = await _check_model(model_health)
     down = [f"{name} ({state})" for name, state in checks.items() if state != "ok"]
     if down:
         body = ReadinessResponse(
@@ -52,6 +57,15 @@ async def _check_database(pool: asyncpg.Pool) -> str:
     except Exception as exc:
         return f"unreachable: {type(exc).__name__}"
     return "ok"
+
+
+async def _check_model(health_url: str) -> str:
+    try:
+        async with httpx.AsyncClient(timeout=CHECK_TIMEOUT_SECONDS) as http:
+            response = await http.get(health_url)
+    except httpx.HTTPError as exc:
+        return f"unreachable: {type(exc).__name__}"
+    return "ok" if response.status_code == 200 else f"not ready: {response.status_code}"
 
 
 async def _check_nats(broker: NatsBroker) -> str:

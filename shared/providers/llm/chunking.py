@@ -22,6 +22,9 @@ from shared.providers.llm.inputs import spans_json, window_note
 from shared.providers.llm.schemas import ChunkingAnswer
 
 ROLE = "chunk"
+# a chunk's entry (offsets, title, summary) is ~60 tokens and a chunk a few hundred characters:
+# a short text's chunk list is short, and a model that keeps adding chunks stops there
+BUDGET_BASE_TOKENS, BUDGET_CHARS_PER_TOKEN, BUDGET_MAX_TOKENS = 200, 6, 3_000
 WINDOW_CHARS = 20_000
 OVERLAP_CHARS = 3_000
 SINGLE_PASS_LIMIT = 15_000
@@ -91,9 +94,13 @@ class LLMChunker:
             context_note=note, char_count=len(part), text=part, **extra
         )
         answer = await self.chat.complete_json(
-            role=ROLE, system=system, user=user, schema=ChunkingAnswer
+            role=ROLE, system=system, user=user, schema=ChunkingAnswer, max_tokens=_budget(part)
         )
         return [
             ChunkSpan(chunk.start, chunk.end, chunk.title.strip(), chunk.summary.strip())
             for chunk in answer.chunks
         ]
+
+
+def _budget(part: str) -> int:
+    return min(BUDGET_MAX_TOKENS, BUDGET_BASE_TOKENS + len(part) // BUDGET_CHARS_PER_TOKEN)

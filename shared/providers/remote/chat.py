@@ -1,7 +1,10 @@
 """Any OpenAI-compatible chat endpoint (Fireworks, OpenAI, vLLM, Ollama, llama.cpp server) as a
-ChatModel whose answers are JSON validated by pydantic, with one repair attempt."""
+ChatModel whose answers are JSON validated by pydantic, with one repair attempt. Every call is
+bounded: its role's output budget, a deadline that follows from it (budgets.py), and the reply's
+shape asked for the way the endpoint takes it (structured.py)."""
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -9,7 +12,7 @@ import openai
 from pydantic import ValidationError
 
 from shared.config import ModelSettings
-from shared.errors import ModelOutputError
+from shared.errors import ModelOutputError, ModelTooSlowError
 from shared.providers.base import ModelT
 from shared.providers.remote.answers import (
     describe_error,
@@ -17,9 +20,12 @@ from shared.providers.remote.answers import (
     repair_request,
     strip_reasoning,
 )
-from shared.providers.remote.errors import Endpoint, from_openai_error
+from shared.providers.remote.budgets import deadline_seconds, output_budget
+from shared.providers.remote.errors import Endpoint, from_openai_error, is_transient_status
 from shared.providers.remote.limits import call_slots
+from shared.providers.remote.retry import with_retries
 from shared.providers.remote.streaming import TextStream
+from shared.providers.remote.structured import dialect_of
 from shared.providers.remote.tool_calls import RunTool
 from shared.text.tokens import count_tokens
 from shared.usage import record_call
@@ -33,6 +39,7 @@ class _Reply:
     prompt_tokens: int
     completion_tokens: int
     started: float  # time.monotonic() when the request was sent
+    cut_off: bool = False  # the model wrote its whole output budget without finishing
 
 
 class OpenAICompatibleChat:
@@ -51,6 +58,7 @@ class OpenAICompatibleChat:
     def __init__(self, settings: ModelSettings) -> None:
         self.model = settings.llm_model
         self._concurrency = settings.llm_concurrency
+        self._timeout = settings.llm_timeout_seconds
         key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else ""
         self._client = openai.AsyncOpenAI(
             base_url=settings.llm_base_url or None,  # None: OPENAI_BASE_URL or api.openai.com
@@ -58,6 +66,11 @@ class OpenAICompatibleChat:
             timeout=settings.llm_timeout_seconds,
             max_retries=settings.llm_max_retries,
         )
+        # JSON calls retry 429s, 5xx and dropped connections themselves (not a call that ran
+        # past its deadline: that is a stall, and the same call would stall again)
+        self._once = self._client.with_options(max_retries=0)
+        self._max_retries = settings.llm_max_retries
+        self._dialect = dialect_of(str(self._client.base_url), self.model)
         self._endpoint = Endpoint(
             base_url=str(self._client.base_url).rstrip("/"),
             model=self.model,
@@ -69,13 +82,20 @@ class OpenAICompatibleChat:
         )
 
     async def complete_json(
-        self, *, role: str, system: str, user: str, schema: type[ModelT]
+        self,
+        *,
+        role: str,
+        system: str,
+        user: str,
+        schema: type[ModelT],
+        max_tokens: int | None = None,
     ) -> ModelT:
+        budget = max_tokens or output_budget(role)
         messages: list[Message] = [
             {"role": "system", "content": system},
             {"role": "user", "content": user},
         ]
-        reply = await self._send(role, messages)
+        reply = await self._send(role, messages, schema, budget)
         try:
             return await self._accept(role, reply, schema)
         except ValidationError as error:
@@ -84,14 +104,23 @@ class OpenAICompatibleChat:
                 {"role": "assistant", "content": strip_reasoning(reply.content)},
                 {"role": "user", "content": repair_request(error)},
             ]
-        repaired = await self._send(role, messages)
+        repaired = await self._send(role, messages, schema, budget)
         try:
             return await self._accept(role, repaired, schema)
         except ValidationError as error:
-            raise ModelOutputError(
-                f"the model {self.model} answered the {role} call with invalid JSON, "
-                f"also after a repair attempt: {describe_error(error)}"
-            ) from error
+            raise ModelOutputError(self._invalid(role, repaired, error, budget)) from error
+
+    def _invalid(self, role: str, reply: _Reply, error: ValidationError, budget: int) -> str:
+        if reply.cut_off:
+            return (
+                f"the model {self.model} wrote its whole budget of {budget} tokens"
+                f" for the {role} call without finishing its answer, also after a repair"
+                " attempt: choose a model that follows instructions more closely"
+            )
+        return (
+            f"the model {self.model} answered the {role} call with invalid JSON, "
+            f"also after a repair attempt: {describe_error(error)}"
+        )
 
     def stream_text(
         self,
@@ -113,6 +142,7 @@ class OpenAICompatibleChat:
             messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
             concurrency=self._concurrency,
             temperature=temperature,
+            dialect=self._dialect,
             tools=tools,
             run_tool=run_tool,
         )
@@ -130,29 +160,56 @@ class OpenAICompatibleChat:
         await self._record(role, reply, "ok")
         return result
 
-    async def _send(self, role: str, messages: list[Message]) -> _Reply:
+    async def _send(
+        self, role: str, messages: list[Message], schema: type[ModelT], budget: int
+    ) -> _Reply:
         async with call_slots("llm", self._concurrency):
-            started = time.monotonic()
-            try:
-                response = await self._client.chat.completions.create(
-                    model=self.model,
-                    messages=messages,  # type: ignore[arg-type]
-                    temperature=0,
-                    response_format={"type": "json_object"},
-                )
-            except openai.APIError as exc:
-                failed = _Reply("", _estimate_prompt(messages), 0, started)
-                await self._record(role, failed, "error")
-                raise from_openai_error(exc, self._endpoint, role) from exc
-        choice = response.choices[0] if response.choices else None
-        content = (choice.message.content if choice else None) or ""
-        usage = response.usage
-        return _Reply(
-            content=content,
-            prompt_tokens=usage.prompt_tokens if usage else _estimate_prompt(messages),
-            completion_tokens=usage.completion_tokens if usage else count_tokens(content),
-            started=started,
+            while True:
+                started = time.monotonic()
+                try:
+                    response = await with_retries(
+                        lambda: self._create(messages, schema, budget),
+                        max_retries=self._max_retries,
+                        is_transient=_worth_retrying,
+                        headers_of=_headers_of,
+                    )
+                except openai.BadRequestError as exc:
+                    if self._dialect.adapt(str(exc.message)):
+                        continue  # asked again at once, the way this endpoint takes it
+                    await self._failed(role, messages, started)
+                    raise from_openai_error(exc, self._endpoint, role) from exc
+                except openai.APITimeoutError as exc:
+                    await self._failed(role, messages, started)
+                    raise self._too_slow(role, messages, budget) from exc
+                except openai.APIError as exc:
+                    await self._failed(role, messages, started)
+                    raise from_openai_error(exc, self._endpoint, role) from exc
+                return _reply_of(response, messages, started)
+
+    def _too_slow(self, role: str, messages: list[Message], budget: int) -> ModelTooSlowError:
+        deadline = deadline_seconds(_estimate_prompt(messages), budget, self._timeout)
+        return ModelTooSlowError(
+            f"the model {self.model} did not finish the {role} call within {deadline:.3g} s"
+            f" (reading its prompt and writing at most {budget} tokens at a slow CPU model's"
+            " pace): choose a faster model, or let the offline rules do ingestion"
+            " (ARTISAN_LLM_ROLES=answers)"
         )
+
+    async def _create(self, messages: list[Message], schema: type[ModelT], budget: int) -> Any:
+        """One bounded request: the output budget, and a deadline that follows from it."""
+        system, shape = self._dialect.request(messages[0]["content"], schema)
+        sent = [{"role": "system", "content": system}, *messages[1:]]
+        return await self._once.chat.completions.create(
+            model=self.model,
+            messages=sent,  # type: ignore[arg-type]
+            temperature=0,
+            timeout=deadline_seconds(_estimate_prompt(sent), budget, self._timeout),
+            **{self._dialect.budget_parameter: budget},
+            **shape,
+        )
+
+    async def _failed(self, role: str, messages: list[Message], started: float) -> None:
+        await self._record(role, _Reply("", _estimate_prompt(messages), 0, started), "error")
 
     async def _record(self, role: str, reply: _Reply, outcome: str) -> None:
         await record_call(
@@ -164,6 +221,31 @@ class OpenAICompatibleChat:
             started=reply.started,
             outcome=outcome,
         )
+
+
+def _worth_retrying(exc: BaseException) -> bool:
+    if isinstance(exc, openai.APITimeoutError):
+        return False
+    if isinstance(exc, openai.APIConnectionError):
+        return True
+    return isinstance(exc, openai.APIStatusError) and is_transient_status(exc.status_code)
+
+
+def _headers_of(exc: BaseException) -> Mapping[str, str] | None:
+    return exc.response.headers if isinstance(exc, openai.APIStatusError) else None
+
+
+def _reply_of(response: Any, messages: list[Message], started: float) -> _Reply:
+    choice = response.choices[0] if response.choices else None
+    content = (choice.message.content if choice else None) or ""
+    usage = response.usage
+    return _Reply(
+        content=content,
+        prompt_tokens=usage.prompt_tokens if usage else _estimate_prompt(messages),
+        completion_tokens=usage.completion_tokens if usage else count_tokens(content),
+        started=started,
+        cut_off=bool(choice and choice.finish_reason == "length"),
+    )
 
 
 def _estimate_prompt(messages: list[Message]) -> int:

@@ -13,8 +13,10 @@ from typing import Any
 
 import openai
 
+from shared.providers.remote.budgets import output_budget
 from shared.providers.remote.errors import Endpoint, from_openai_error
 from shared.providers.remote.limits import call_slots
+from shared.providers.remote.structured import Dialect
 from shared.providers.remote.tool_calls import MAX_TOOL_ROUNDS, RunTool, ToolCallCollector
 from shared.text.tokens import count_tokens
 from shared.usage import record_call
@@ -74,10 +76,11 @@ class TextStream:
         messages: list[Message],
         concurrency: int,
         temperature: float,
+        dialect: Dialect,
         tools: list[dict[str, Any]] | None = None,
         run_tool: RunTool | None = None,
     ) -> None:
-        self._client, self._endpoint = client, endpoint
+        self._client, self._endpoint, self._dialect = client, endpoint, dialect
         self._provider, self._role, self._messages = provider, role, list(messages)
         self._concurrency, self._temperature = concurrency, temperature
         self._tools, self._run_tool = tools, run_tool
@@ -122,17 +125,18 @@ class TextStream:
             self._messages += await calls.results(self._run_tool)
 
     async def _open(self, offer_tools: bool) -> Any:
-        if self._usage_option:
+        while True:
             try:
-                return await self._create(include_usage=True, offer_tools=offer_tools)
+                return await self._create(include_usage=self._usage_option, offer_tools=offer_tools)
             except openai.BadRequestError as exc:
-                if "stream_options" not in str(exc):
+                if self._usage_option and "stream_options" in str(exc):
+                    self._usage_option = False
+                elif not self._dialect.adapt(str(exc.message)):
                     raise
-                self._usage_option = False
-        return await self._create(include_usage=False, offer_tools=offer_tools)
 
     async def _create(self, *, include_usage: bool, offer_tools: bool) -> Any:
-        options: dict[str, Any] = {}
+        # the answer stops at its budget, whatever the model would write on
+        options: dict[str, Any] = {self._dialect.budget_parameter: output_budget(self._role)}
         if include_usage:
             options["stream_options"] = {"include_usage": True}
         if offer_tools:

@@ -61,7 +61,8 @@ COMMANDS = [
 ]
 TEMPLATES = [
     Check(
-        r"artisan up \[--compressors N\] \[--chunkers N\] \[--nats-cluster N\]",
+        r"artisan up \[--compressors N\] \[--chunkers N\] \[--nats-cluster N\]"
+        r" \[--model FILE\.gguf\]",
         checks_system.up_with_flags,
         True,
     ),

@@ -6,6 +6,7 @@ import signal
 import subprocess
 from importlib.metadata import version
 
+import httpx
 import psutil
 
 from shared.config import REPO_ROOT
@@ -44,9 +45,15 @@ def the_banner(tour: Tour, shown: Shown) -> None:
 
 def up_with_flags(tour: Tour, shown: Shown) -> None:
     """--compressors, --chunkers and --nats-cluster: that many processes of each, and a file
-    goes through all of them."""
-    banner = tour.up(".venv/bin/artisan up --compressors 2 --chunkers 2 --nats-cluster 3")
+    goes through all of them; --model: the model served, healthy and named in the banner."""
+    banner = tour.up(
+        ".venv/bin/artisan up --compressors 2 --chunkers 2 --nats-cluster 3 --model smollm2"
+    )
     assert "2× chunker" in banner and "2× compressor" in banner, banner
+    assert "model: SmolLM2-135M-Instruct.Q4_1 on llama.cpp" in banner, banner
+    assert "answers; ingestion by the offline rules" in banner
+    ready = httpx.get(f"{tour.url}/readyz", timeout=10).json()
+    assert ready["checks"]["model"] == "ok", ready
     servers = [p for p in psutil.process_iter(["name", "cmdline"]) if _nats_of(p, tour)]
     assert len(servers) == 3, servers
     with tour.api() as api:

@@ -29,6 +29,8 @@ def create(tour: Tour, shown: Shown) -> None:
     assert stopped.stderr.splitlines() == [NOTE_STARTED, NOTE_STOPPED], stopped.stderr
     assert not postgres_running(tour.data_dir / "pgdata")  # stopped again, as it said
     bob = _key_of(stopped.stdout, "user")
+    listed = tour.shell("artisan users list")
+    assert {"alice", "bob"} <= _rows(listed.stdout).keys() and NOTE_STOPPED in listed.stderr
     tour.up()
     assert _uploads(tour, bob, "bob.md").status_code == 202
 
@@ -51,16 +53,16 @@ def _uploads(tour: Tour, key: str, name: str) -> httpx.Response:
 
 
 def list_users(tour: Tour, shown: Shown) -> None:
-    """Every user with its key's state and files, no key printed; stopped, the same list."""
+    """Every user with its key's state, whether an admin, and its files; no key printed."""
     listed = tour.running().shell("artisan users list").stdout
-    rows = {line.split()[0]: line for line in listed.splitlines()[1:]}
+    rows = _rows(listed)
     assert {"local", "alice", "root", "bob"} <= set(rows), listed
     assert "active" in rows["alice"] and rows["alice"].split()[-1] == "1"  # alice.md
     assert "yes" in rows["root"] and "ak_" not in listed
-    tour.down()
-    stopped = tour.shell("artisan users list")
-    assert stopped.stdout == listed and NOTE_STOPPED in stopped.stderr
-    tour.up()
+
+
+def _rows(listed: str) -> dict[str, str]:
+    return {line.split()[0]: line for line in listed.splitlines()[1:]}
 
 
 def admin(tour: Tour, shown: Shown) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from shared.config import ModelSettings
+from shared.providers.remote.structured import forget_dialects
 from shared.usage import ModelCall, WorkContext, set_usage_sink
 from tests.fakes.model_server import FakeModelServer, empty_object_responder
 
@@ -19,7 +20,9 @@ def model_server() -> Iterator[FakeModelServer]:
 
 @pytest.fixture
 def server(model_server: FakeModelServer) -> Iterator[FakeModelServer]:
-    """The shared server with no faults, no latency and the default responder."""
+    """The shared server with no faults, no latency and the default responder, met afresh (no
+    dialect learnt from an earlier test)."""
+    forget_dialects()
     yield model_server
     _wait_until_idle(model_server)  # requests a client gave up on may still be sleeping
     model_server.reset()
