@@ -7,7 +7,9 @@ import pytest
 
 from shared.personas import get_persona
 from shared.text.citations import split_claims
+from tests.conftest import ClientFactory
 from tests.fixtures.board_meeting import BOARD_MEETING
+from tests.fixtures.founder_note import ACTION_ITEMS, DECISIONS, FOUNDER_NOTE
 from tests.integration.test_chat import assert_citations_resolve, chat, ready_file
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -69,3 +71,32 @@ async def test_an_advice_question_gets_the_decisions_on_record_framed_as_records
         api_client, persona="gunnar", message="Do you think we should open an office in Tokyo?"
     )
     assert done["refused"] and not done["citations"], done
+
+
+async def test_a_founders_meeting_note_answers_its_decisions_action_items_and_summary(
+    make_client: ClientFactory,
+) -> None:
+    """Issue 28's trial, offline: the note's decisions and action items are what the questions
+    that ask for them get, and "Summarise this meeting" on the note makes its summary."""
+    client = await make_client()
+    note = await ready_file(client, "leadership-sync.md", FOUNDER_NOTE)
+    _, decided = await chat(
+        client, persona="gunnar", message="Which decisions did we take at the leadership sync?"
+    )
+    for decision in DECISIONS:
+        assert decision in decided["answer"], decided
+    _, actions = await chat(client, persona="gunnar", message="List the action items")
+    for item, _, _ in ACTION_ITEMS:
+        assert item in actions["answer"], actions
+    await assert_citations_resolve(client, decided["citations"] + actions["citations"])
+
+    _, summarised = await chat(
+        client, persona="gunnar", message="Summarise this meeting", attachments=[note["id"]]
+    )
+    assert not summarised["refused"], summarised
+    [document] = (await client.get("/v1/documents")).json()["items"]
+    opened = (await client.get(f"/v1/documents/{document['id']}")).json()
+    sections = [(item["section"], item["text"]) for item in opened["items"]]
+    assert sections == [("decisions", d) for d in DECISIONS] + [
+        ("action_items", item) for item, _, _ in ACTION_ITEMS
+    ]

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from shared.launcher.stack import Stack
-from tests.fakes.llm_responder import REALISTIC_ANSWERS, scripted_responder
+from tests.fakes.llm_responder import REALISTIC_ANSWERS, prompt_of, scripted_responder
 from tests.fakes.model_server import FakeModelServer
 from tests.fixtures import documents
 from tests.fixtures.transcripts import interview_transcript, turn_offsets
@@ -116,14 +116,42 @@ async def test_a_malformed_answer_is_repaired(
     assert [c["outcome"] for c in calls if c["role"] == "classify"][:2] == ["invalid", "ok"]
 
 
-async def test_an_answer_that_stays_malformed_fails_the_file_clearly(
+async def test_a_file_type_that_stays_malformed_is_the_offline_rules(
     client: httpx.AsyncClient, model_server: FakeModelServer
 ) -> None:
+    """Classification falls back to the offline rule (the same kind of answer), and says so."""
     model_server.reply_raw("not json at all", times=2)
     record = await upload(client, "broken.md", documents.markdown() + "\nunique: broken\n")
-    failed = await wait_for_status(client, record["id"], "failed", timeout=60)
+    ready = await wait_for_status(client, record["id"], "ready", timeout=60)
+    assert ready["file_type"] == "strategic"
+    calls = (await client.get(f"/v1/files/{record['id']}/model-calls")).json()["items"]
+    classify = [(c["provider"], c["outcome"]) for c in calls if c["role"] == "classify"]
+    assert classify == [
+        ("openai-compatible", "invalid"),
+        ("openai-compatible", "invalid"),
+        ("local", "fallback"),
+    ]
+
+
+async def test_an_artisan_cut_that_stays_malformed_fails_the_file_clearly(
+    client: httpx.AsyncClient, model_server: FakeModelServer
+) -> None:
+    """No offline rule stands in for the model's cut: the file fails, naming the call."""
+    answers = model_server.responder
+    model_server.responder = lambda request: (
+        "not json at all" if _prompt(request) == "artisan_cut_2a" else answers(request)
+    )
+    try:
+        record = await upload(client, "uncut.md", documents.markdown() + "\nunique: uncut\n")
+        failed = await wait_for_status(client, record["id"], "failed", timeout=60)
+    finally:
+        model_server.responder = answers
     assert "invalid JSON" in failed["error_message"], failed["error_message"]
-    assert "classify" in failed["error_message"]
+    assert "compress" in failed["error_message"]
+
+
+def _prompt(request: dict[str, Any]) -> str:
+    return prompt_of(request["messages"][0]["content"]).name
 
 
 async def test_429_with_retry_after_is_honoured(
@@ -140,11 +168,17 @@ async def test_429_with_retry_after_is_honoured(
 async def test_a_model_that_never_answers_in_time_fails_the_file_clearly(
     client: httpx.AsyncClient, model_server: FakeModelServer
 ) -> None:
-    # 2 deliveries × 2 attempts, each cut off by the 1.5 s timeout
-    model_server.delay(4, times=4)
-    record = await upload(client, "slow.md", documents.markdown() + "\nunique: slow\n")
-    failed = await wait_for_status(client, record["id"], "failed", timeout=60)
-    assert "did not answer" in failed["error_message"], failed["error_message"]
+    """Past its deadline a call is one attempt: classification and chunking fall back to the
+    offline rules, the cut has none and fails the file, naming the model and what to do."""
+    model_server.delay(4, times=3)
+    try:
+        record = await upload(client, "slow.md", documents.markdown() + "\nunique: slow\n")
+        failed = await wait_for_status(client, record["id"], "failed", timeout=60)
+    finally:
+        model_server.reset()  # no delay left for the next test
+    message = failed["error_message"]
+    assert "did not finish the compress call within 1.5 s" in message, message
+    assert "ARTISAN_LLM_ROLES=answers" in message
 
 
 async def test_turns_are_journaled_through_remote_models(client: httpx.AsyncClient) -> None:

@@ -42,6 +42,18 @@ _NAMED_OWNER = re.compile(
     r"^(?:[Aa]ction(?: item)?\s*:\s*)?([A-Z][a-z]+(?: [A-Z][a-z]+)?)"
     r" (?:to|will|is going to|owns) \w"
 )
+# "Ben migrates the billing service": an action item's owner, at its head
+_NAME_DOES = re.compile(r"^([A-Z][a-z]+) (?:[a-z]+s|to|will)\b")
+# a note's own sections: a Markdown heading, or a line of its own ending with a colon
+_HEADING = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t]+(.+?)[ \t#]*|([A-Z][\w ]{2,40}):)[ \t]*$", re.MULTILINE
+)
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+_SECTION_HEADINGS = {
+    "decisions": re.compile(r"(?:key )?(?:decisions?|decided|agreements?|agreed)\b", re.I),
+    "action_items": re.compile(r"(?:action items?|actions?|to-?dos?|next steps?|tasks?)\b", re.I),
+    "open_questions": re.compile(r"(?:open questions?|open issues?|questions?|unresolved)\b", re.I),
+}
 _PRONOUNS = frozenset({"we", "i", "you", "they", "he", "she", "it", "someone", "somebody"})
 _FIRST_PERSON = re.compile(r"\b(?:I'll|I will|I'm going to|I can take|I'll take)\b")
 _MONTHS = (
@@ -98,12 +110,17 @@ class MeetingSummary:
 
 
 def summarise_meeting(passages: list[Passage]) -> MeetingSummary:
-    """Decisions, action items and open questions, in transcript order within each section."""
+    """Decisions, action items and open questions, in transcript order within each section: a
+    transcript's lines by what they say, a note's items by the heading they sit under."""
     summary = MeetingSummary()
     counts = dict.fromkeys(SECTIONS, 0)
     for passage in passages:
+        headings = [
+            (m.start(), _section_named(m.group(1))) for m in _HEADING.finditer(passage.text)
+        ]
         for start, end in sentence_spans(passage.text, line_breaks=True):
-            item = classify_sentence(passage, start, end)
+            under = next((name for at, name in reversed(headings) if at <= start), None)
+            item = classify_sentence(passage, start, end, under=under)
             if item is not None and counts[item.section] < MAX_ITEMS_PER_SECTION:
                 counts[item.section] += 1
                 summary.items.append(item)
@@ -112,15 +129,18 @@ def summarise_meeting(passages: list[Passage]) -> MeetingSummary:
     return summary
 
 
-def classify_sentence(passage: Passage, start: int, end: int) -> Item | None:
-    """The item this sentence is, if any (an action before a decision before a question)."""
+def classify_sentence(
+    passage: Passage, start: int, end: int, *, under: str | None = None
+) -> Item | None:
+    """The item this sentence is, if any: what the heading it sits under says (`under`), else an
+    action before a decision before a question."""
     quote = passage.text[start:end]
     speaker_match = _SPEAKER.match(quote)
     speaker = speaker_match.group(1) if speaker_match else None
-    said = quote[speaker_match.end() :] if speaker_match else quote
-    if len(said.split()) < MIN_WORDS:
+    said = _BULLET.sub("", quote[speaker_match.end() :] if speaker_match else quote)
+    if len(said.split()) < MIN_WORDS or _HEADING.match(quote):
         return None
-    section = _section_of(said)
+    section = under or _section_of(said)
     if section is None:
         return None
     line = passage.line_start + passage.text.count("\n", 0, start)
@@ -154,11 +174,19 @@ def _section_of(said: str) -> str | None:
 
 
 def owner_of(said: str, speaker: str | None) -> str | None:
-    """Who committed: the person named ("Chloe to draft"), else the speaker of "I'll …"."""
-    named = _NAMED_OWNER.match(said)
+    """Who committed: the person named ("Chloe to draft", "Ben migrates"), else the speaker of
+    "I'll …"."""
+    named = _NAMED_OWNER.match(said) or _NAME_DOES.match(said)
     if named and named.group(1).lower() not in _PRONOUNS:
         return named.group(1)
     return speaker if _FIRST_PERSON.search(said) else None
+
+
+def _section_named(heading: str) -> str | None:
+    """The section a note's heading opens ("## Decisions", "Action items:"), if any."""
+    return next(
+        (name for name, pattern in _SECTION_HEADINGS.items() if pattern.match(heading)), None
+    )
 
 
 def meeting_date(passages: list[Passage]) -> str | None:

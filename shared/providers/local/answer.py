@@ -20,6 +20,7 @@ from shared.providers.base import AnswerInput
 from shared.providers.local.acknowledge import acknowledgement
 from shared.providers.local.fact_answers import memory_answer
 from shared.providers.local.quotes import Candidate, best_sentences, sentences_of
+from shared.providers.local.section_answers import section_items
 from shared.providers.local.style import answer_style
 from shared.providers.local.tool_choice import tool_answer
 from shared.text.advice import asks_for_advice
@@ -108,6 +109,11 @@ def compose(lead_in: str, chosen: list[Candidate], *, bullets: bool = False) -> 
     return f"{lead_in}\n\n{body}" if lead_in else body
 
 
+def _names(request: AnswerInput) -> str:
+    """What names the cited files themselves: their titles and file names."""
+    return " ".join(f"{r.title} {r.filename}" for r in request.bundle.references)
+
+
 def answer_kind(request: AnswerInput) -> str:
     """The persona's opener that fits: summary, advice (the records, saying so) or fact."""
     if request.bundle.path == "summary":
@@ -120,6 +126,9 @@ def extractive_answer(request: AnswerInput) -> str | None:
     if request.bundle.retrieval_confidence < MIN_CONFIDENCE:
         return None
     chosen = summary_sentences(request) if request.bundle.path == "summary" else []
+    # "which decisions…", "list the action items": the note's own section, item by item
+    listed = [] if chosen else section_items(request.question, candidates(request), _names(request))
+    chosen = chosen or listed
     # a specific question, or files without stored summaries yet: quote the best passages;
     # what the conversation said answers when the files do not
     chosen = chosen or best_sentences(request.question, candidates(request))
@@ -131,7 +140,7 @@ def extractive_answer(request: AnswerInput) -> str | None:
     style = answer_style(request.bundle)  # the persona's standing instructions (style.py)
     opening = request.persona.opening(answer_kind(request), request.question)
     lead_in, chosen = style.applied(opening, chosen)
-    return compose(lead_in, chosen, bullets=style.bullets)
+    return compose(lead_in, chosen, bullets=style.bullets or bool(listed))
 
 
 class LocalAnswerStream:

@@ -5,6 +5,7 @@ import uuid
 
 from services.chat.tools.documents import document_items, render_markdown
 from services.chat.tools.meeting import Passage, meeting_date, summarise_meeting
+from tests.fixtures.founder_note import ACTION_ITEMS, DECISIONS, FOUNDER_NOTE
 from tests.fixtures.meeting_transcript import EXPECTED_ITEMS, STANDUP_TRANSCRIPT
 
 
@@ -65,3 +66,14 @@ def test_items_are_numbered_one_to_n_and_the_markdown_cites_each() -> None:
 def test_a_text_with_nothing_to_summarise_gives_no_items() -> None:
     passage = Passage(uuid.uuid4(), "The offices were painted blue. Lunch was good.", 1)
     assert summarise_meeting([passage]).items == []
+
+
+def test_a_notes_sections_are_its_summary_and_a_figure_is_no_decision() -> None:
+    """Meeting notes, not only transcripts: each item under `## Decisions` or `## Action items`
+    is one, with the owner at its head and its date; the figures are nothing of the kind."""
+    summary = summarise_meeting([Passage(uuid.uuid4(), FOUNDER_NOTE, 1)])
+    assert [i.text for i in summary.section("decisions")] == DECISIONS
+    actions = [(i.text, i.owner, i.due) for i in summary.section("action_items")]
+    assert actions == ACTION_ITEMS
+    assert not summary.section("open_questions")
+    assert all(FOUNDER_NOTE.count(item.quote) == 1 for item in summary.items)
