@@ -17,7 +17,8 @@ import nats
 import pytest
 from nats.errors import TimeoutError as NatsTimeoutError
 from nats.js import JetStreamContext
-from nats.js.api import StreamInfo
+from nats.js.api import ConsumerInfo, StreamInfo
+from nats.js.errors import NotFoundError
 
 from shared.config import InfraSettings
 from shared.contracts import STREAM_NAME, Consumer
@@ -81,8 +82,23 @@ async def test_the_stream_and_its_consumers_are_replicated_on_every_server(
         stream = await jetstream.stream_info(STREAM_NAME)
         assert stream.config.num_replicas == SERVERS
         assert _servers_of(stream) == {node.seat.server_name for node in cluster if node.seat}
-        consumer = await jetstream.consumer_info(STREAM_NAME, Consumer.COMPRESSOR.value)
+        consumer = await _consumer_once_created(jetstream, Consumer.COMPRESSOR.value)
         assert consumer.cluster is not None and len(consumer.cluster.replicas or []) == SERVERS - 1
+
+
+async def _consumer_once_created(jetstream: JetStreamContext, name: str) -> ConsumerInfo:
+    """The consumer's info once its service has made it and its servers elected a leader: the
+    gateway, started last, may be ready a moment before the compressor has subscribed."""
+    deadline = time.monotonic() + SETTLE_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            info = await jetstream.consumer_info(STREAM_NAME, name)
+        except NotFoundError:
+            info = None
+        if info and info.cluster and info.cluster.leader:
+            return info
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"consumer {name} has no leader after {SETTLE_SECONDS:.0f} s")
 
 
 async def test_the_stream_leader_killed_mid_pipeline_loses_nothing(
