@@ -45,6 +45,7 @@ class Consumer(StrEnum):
 
 
 CHAT_STREAM_PREFIX = "chat.stream"
+ALIVE_SECONDS, ANSWER_SILENCE_SECONDS = 2.0, 12.0  # "alive" this often; this silent: gone
 
 
 def chat_stream_subject(request_id: UUID | str) -> str:
@@ -292,8 +293,8 @@ class ChatDone(BaseModel):
 
 
 class ChatStreamEvent(BaseModel):
-    """One message on chat.stream.<request_id>: a token, the end, or an error."""
+    """One message on chat.stream.<request_id>: a token, the end, an error, or a sign of life."""
 
-    type: str = Field(description="token | done | error | stopped (the asker left; nothing stored)")
+    type: str = Field(description="token | done | error | stopped (nothing stored) | alive")
     text: str = ""
     done: ChatDone | None = None

@@ -25,6 +25,7 @@ from services.chat.tools.turn import references_only, tools_for_turn
 from shared.config import chat_settings
 from shared.context_client import request_context
 from shared.contracts import (
+    ALIVE_SECONDS,
     ChatDone,
     ChatRequest,
     ChatStreamEvent,
@@ -98,6 +99,7 @@ async def answer_turn(
     the answer is complete a `stopped` one."""
     subject = chat_stream_subject(request.request_id)
     turn_id = turn_id_for(request)
+    alive = asyncio.create_task(_say_alive(broker, subject))
     try:
         with working_on(WorkContext(user_id=request.user_id, turn_id=turn_id)):
             answered = await until_stopped(_answer(broker, pool, request, subject), stop)
@@ -115,9 +117,18 @@ async def answer_turn(
         else:
             event = ChatStreamEvent(type="done", done=_done(turn_id, answered))
     finally:
+        alive.cancel()
         await stops.unsubscribe()
     await broker.publish(event, subject)
     await broker.connection.flush()
+
+
+async def _say_alive(broker: NatsBroker, subject: str) -> None:
+    """While the answer is worked on — a model may think a minute before its first token — the
+    gateway hears that this service still is; it ends an answer that falls silent."""
+    while True:
+        await asyncio.sleep(ALIVE_SECONDS)
+        await broker.publish(ChatStreamEvent(type="alive"), subject)
 
 
 async def until_stopped(work: Awaitable[T], stop: asyncio.Event) -> T | None:

@@ -23,6 +23,7 @@ from nats.aio.subscription import Subscription
 from services.gateway.fair_use import StreamSlot, StreamSlots
 from shared.config import ChatSettings
 from shared.contracts import (
+    ANSWER_SILENCE_SECONDS,
     ChatRequest,
     ChatStreamEvent,
     Request,
@@ -32,6 +33,7 @@ from shared.contracts import (
 from shared.db import files
 
 ACCEPT_TIMEOUT_SECONDS = 5.0
+SERVICE_GONE = "The chat service stopped while answering; nothing was saved: try again."
 NOT_RUNNING = (
     "The chat service is not running (or did not answer): start it with `artisan up`"
     " (or `artisan run chat`) and try again."
@@ -145,10 +147,17 @@ async def answer_events(
 
 
 async def _events(subscription: Subscription, seconds: float) -> AsyncIterator[ChatStreamEvent]:
+    """The answer's events until `seconds` have passed, or until the chat service has said
+    nothing for ANSWER_SILENCE_SECONDS (it says "alive" while it works: silence means it died
+    mid-answer, and the asker hears so now rather than at the time limit)."""
     deadline = time.monotonic() + seconds
     while (left := deadline - time.monotonic()) > 0:
         try:
-            message = await subscription.next_msg(timeout=left)
+            message = await subscription.next_msg(timeout=min(left, ANSWER_SILENCE_SECONDS))
         except TimeoutError:
+            if time.monotonic() < deadline:
+                yield ChatStreamEvent(type="error", text=SERVICE_GONE)
             return
-        yield ChatStreamEvent.model_validate_json(message.data)
+        event = ChatStreamEvent.model_validate_json(message.data)
+        if event.type != "alive":
+            yield event

@@ -9,6 +9,7 @@ and stored once."""
 import asyncio
 import json
 import threading
+import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -21,6 +22,8 @@ from nats.aio.subscription import Subscription
 from openai import AsyncOpenAI
 
 from services.chat.answering import TURN_NAMESPACE
+from services.gateway.chat_relay import SERVICE_GONE
+from shared.contracts import ALIVE_SECONDS, ANSWER_SILENCE_SECONDS
 from shared.launcher.embedded import EmbeddedNats
 from shared.launcher.stack import Stack
 from tests.fakes.llm_responder import REALISTIC_ANSWERS, prompt_name, scripted_responder
@@ -234,3 +237,49 @@ async def test_streamed_remote_answer_is_checked_against_its_sources(
         await conn.close()
     roles = {(c["role"], c["provider"], c["outcome"]) for c in calls}
     assert {("answer", "openai-compatible", "ok"), ("check", "openai-compatible", "ok")} <= roles
+
+
+async def test_an_answer_whose_chat_service_dies_ends_at_once_with_an_error(
+    client: httpx.AsyncClient, remote_system: Stack
+) -> None:
+    """The chat service says it is alive while it answers; killed mid-answer it falls silent,
+    and the asker hears so within ANSWER_SILENCE_SECONDS instead of at the 180 s time limit
+    (a client waited out that limit in the fault suite, where the chat service is killed)."""
+    [service] = [p for p in remote_system.supervisor.processes if p.name == "chat"]
+    body = {"persona": "vlad", "message": QUESTION}
+    async with client.stream("POST", "/v1/chat", json=body, timeout=60) as response:
+        assert response.status_code == 200
+        assert await asyncio.to_thread(writing.wait, 60)  # the model is writing the answer
+        service.process.kill()
+        killed = time.monotonic()
+        events = [line async for line in response.aiter_lines() if line.startswith("data:")]
+    waited = time.monotonic() - killed
+    assert ANSWER_SILENCE_SECONDS - ALIVE_SECONDS <= waited < ANSWER_SILENCE_SECONDS + 5
+    assert json.loads(events[-1][5:]) == {"detail": SERVICE_GONE}, events
+    released.set()
+    await asyncio.to_thread(_restarted, remote_system)
+    assert await _answered_once_back(client)  # asked again: answered
+
+
+async def _answered_once_back(client: httpx.AsyncClient, timeout: float = 60) -> str:
+    """The turn id of the answer to the question asked again, once the restarted service
+    takes questions (503 until it has subscribed)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            _, done = await chat(client, persona="vlad", message=QUESTION)
+            return done["turn_id"]
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.5)
+
+
+def _restarted(stack: Stack, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        stack.heal()
+        if all(p.process.poll() is None for p in stack.supervisor.processes):
+            return
+        time.sleep(0.2)
+    raise AssertionError("the chat service did not come back")
