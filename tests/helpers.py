@@ -175,6 +175,17 @@ def own_stack(
         stack.stop()
 
 
+def heal_until_all_running(stack: Stack, timeout: float = 60) -> None:
+    """Restart the killed services, as `artisan up` does, until every one runs again."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        stack.supervisor.restart_dead()
+        if all(p.process.poll() is None for p in stack.supervisor.processes):
+            return
+        time.sleep(0.2)
+    raise AssertionError("services did not come back")
+
+
 async def client_for_new_user(stack: Stack, name: str) -> httpx.AsyncClient:
     """An API client of a new user of `stack` (close it when done)."""
     pool = await create_pool(stack.database_url)

@@ -28,7 +28,7 @@ from shared.launcher.embedded import EmbeddedNats
 from shared.launcher.stack import Stack
 from tests.fakes.llm_responder import REALISTIC_ANSWERS, prompt_name, scripted_responder
 from tests.fakes.model_server import FakeModelServer
-from tests.helpers import client_for_new_user, own_stack
+from tests.helpers import client_for_new_user, heal_until_all_running, own_stack
 from tests.integration.test_chat import PRICING_MEMO, assert_citations_resolve, chat, ready_file
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -257,7 +257,7 @@ async def test_an_answer_whose_chat_service_dies_ends_at_once_with_an_error(
     assert ANSWER_SILENCE_SECONDS - ALIVE_SECONDS <= waited < ANSWER_SILENCE_SECONDS + 5
     assert json.loads(events[-1][5:]) == {"detail": SERVICE_GONE}, events
     released.set()
-    await asyncio.to_thread(_restarted, remote_system)
+    await asyncio.to_thread(heal_until_all_running, remote_system)
     assert await _answered_once_back(client)  # asked again: answered
 
 
@@ -273,13 +273,3 @@ async def _answered_once_back(client: httpx.AsyncClient, timeout: float = 60) ->
             if time.monotonic() > deadline:
                 raise
             await asyncio.sleep(0.5)
-
-
-def _restarted(stack: Stack, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        stack.heal()
-        if all(p.process.poll() is None for p in stack.supervisor.processes):
-            return
-        time.sleep(0.2)
-    raise AssertionError("the chat service did not come back")

@@ -20,7 +20,12 @@ from shared.db import create_pool
 from shared.launcher.stack import Stack
 from tests.conftest import TEST_ENV
 from tests.fixtures import documents
-from tests.helpers import assert_exact_coverage, client_for_new_user, own_stack
+from tests.helpers import (
+    assert_exact_coverage,
+    client_for_new_user,
+    heal_until_all_running,
+    own_stack,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 T = TypeVar("T")
@@ -61,7 +66,7 @@ async def test_random_kills_of_every_service_lose_and_duplicate_nothing(
         await chaos.kills_done.wait()
     finally:
         killer.cancel()
-    chaos.heal_until_all_running()
+    heal_until_all_running(faulty)
     db = await create_pool(faulty.database_url)
     try:
         settled = await _settled(db, SETTLE_SECONDS)
@@ -112,15 +117,6 @@ class Chaos:
             victim.process.kill()
             self.kills += 1
             self.killed.add(victim.name)
-
-    def heal_until_all_running(self, timeout: float = 60) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            self.stack.supervisor.restart_dead()
-            if all(p.process.poll() is None for p in self.stack.supervisor.processes):
-                return
-            time.sleep(0.2)
-        raise AssertionError("services did not come back")
 
 
 async def _persist(call: Callable[[], Awaitable[T]], timeout: float = 120) -> T:
