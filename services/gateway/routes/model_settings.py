@@ -7,11 +7,11 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from services.gateway import model_setup
 from services.gateway.auth import AdminUser, CurrentUser
-from services.gateway.connection_test import check_connection
 from services.gateway.deps import Broker, Pool
-from services.gateway.model_schemas import (
+from services.gateway.models import setup as model_setup
+from services.gateway.models.connection_test import check_connection
+from services.gateway.models.schemas import (
     ConnectionReport,
     ModelSettingsUpdate,
     ModelSettingsView,

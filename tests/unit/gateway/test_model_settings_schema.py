@@ -3,7 +3,7 @@
 import pytest
 from pydantic import ValidationError
 
-from services.gateway.model_schemas import ModelSettingsUpdate
+from services.gateway.models.schemas import ModelSettingsUpdate
 
 
 @pytest.mark.parametrize(

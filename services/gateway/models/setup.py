@@ -12,7 +12,7 @@ from fastapi import HTTPException
 from faststream.nats import NatsBroker
 from pydantic import SecretStr
 
-from services.gateway.model_schemas import (
+from services.gateway.models.schemas import (
     ChatModelStatus,
     EmbedderStatus,
     EmbeddingSpace,

@@ -7,7 +7,7 @@ import time
 
 from pydantic import BaseModel
 
-from services.gateway.model_schemas import CheckResult, ConnectionReport
+from services.gateway.models.schemas import CheckResult, ConnectionReport
 from shared.config import REMOTE_EMBEDDERS, ModelSettings
 from shared.errors import ModelUnavailableError, PermanentError
 from shared.prompts import load_prompt
