@@ -20,9 +20,10 @@ from faststream.nats import NatsBroker
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
+from services.chat.failures import in_words
 from services.chat.sources import final_citations, load_passages
 from services.chat.tools.turn import references_only, tools_for_turn
-from shared.config import chat_settings
+from shared.config import chat_settings, model_settings
 from shared.context_client import request_context
 from shared.contracts import (
     ALIVE_SECONDS,
@@ -107,9 +108,8 @@ async def answer_turn(
                 stored = await insert_turn(pool, _new_turn(request, turn_id, answered))
                 answered.conversation_id = stored["conversation_id"]
     except Exception as exc:
-        logger.exception("chat request %s failed", request.request_id)
-        message = str(exc) if isinstance(exc, ChatFailed) else _describe(exc)
-        event = ChatStreamEvent(type="error", text=message)
+        logger.exception("chat request %s failed", request.request_id)  # the whole error, here
+        event = ChatStreamEvent(type="error", text=_told(exc))
     else:
         if answered is None:
             logger.info("chat request %s stopped by the asker; nothing stored", request.request_id)
@@ -121,6 +121,11 @@ async def answer_turn(
         await stops.unsubscribe()
     await broker.publish(event, subject)
     await broker.connection.flush()
+
+
+def _told(exc: Exception) -> str:
+    """What the asker hears: never an exception's name, nor a provider's address or reply."""
+    return str(exc) if isinstance(exc, ChatFailed) else in_words(exc, model_settings().llm_model)
 
 
 async def _say_alive(broker: NatsBroker, subject: str) -> None:
@@ -281,7 +286,3 @@ async def _send_tokens(
 async def _pieces(text: str) -> AsyncIterator[str]:
     for piece in word_pieces(text):
         yield piece
-
-
-def _describe(exc: Exception) -> str:
-    return f"The answer failed ({type(exc).__name__}: {exc}). Try again in a moment."
