@@ -20,8 +20,19 @@ class ModelServerSettings(_ArtisanSettings):
         8192, ge=512, description="the embedded model's context window per request, in tokens"
     )
     model_parallel: int = Field(2, ge=1, description="requests the embedded model decodes at once")
+    model_threads: int = Field(
+        0,
+        ge=0,
+        description="CPU threads of the embedded model; 0: one per CPU this process may run on",
+    )
     model_health_url: str = Field(
         "", description="the embedded model server's /health, for /readyz (`artisan up` sets it)"
+    )
+    model_metrics_url: str = Field(
+        "",
+        description="a llama.cpp server's Prometheus /metrics (started with --metrics), whose"
+        " tokens/s and queue depth the gateway's /metrics shows as artisan_model_*; empty: none"
+        " (`artisan up --model` sets it)",
     )
 
 

