@@ -19,11 +19,12 @@ def services() -> dict[str, dict[str, Any]]:
 
 
 def environment(service: dict[str, Any]) -> dict[str, str]:
-    """A service's environment, written as a mapping or as a KEY=VALUE list."""
+    """A service's environment, written as a mapping or as a KEY=VALUE list; a variable named
+    without a value is passed through from the env files (unset without one), so not here."""
     env = service.get("environment") or {}
     if isinstance(env, list):
-        return dict(item.split("=", 1) for item in env)
-    return {key: str(value) for key, value in env.items()}
+        return dict(item.split("=", 1) for item in env if "=" in item)
+    return {key: str(value) for key, value in env.items() if value is not None}
 
 
 def command(service: dict[str, Any]) -> list[str]:

@@ -11,7 +11,7 @@ import yaml
 from shared.config import REPO_ROOT
 
 K8S_DIR = REPO_ROOT / "infra" / "k8s"
-OVERLAYS = ("managed-postgres", "dev")
+OVERLAYS = ("managed-postgres", "dev", "dev-local-model")
 NAMESPACE = "artisan"
 Manifest = dict[str, Any]
 
