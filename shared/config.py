@@ -143,8 +143,12 @@ class ChatSettings(_ArtisanSettings):
         0.4, gt=0, le=1, description="the most of the window the context may fill (a cap)"
     )
     recent_turns: int = Field(5, description="P1: last turns loaded in full")
-    journal_recent: int = Field(100, description="P4: last journal entries; P5 runs beyond")
-    journal_recalled: int = Field(10, description="P5: journal entries found by similarity")
+    # seed 002 loads the last 100 cuts whatever is asked; 15 of them, and the rest of the journal
+    # searched, hold LoCoMo's evidence as often with half the context (tests/benchmarks/locomo.py:
+    # 100/10 0.88 at 10,700 tokens; 15/30 0.90 at 4,600) — every context token costs a real
+    # model time and money
+    journal_recent: int = Field(15, description="P4: last journal entries; P5 runs beyond")
+    journal_recalled: int = Field(30, description="P5: journal entries found by search")
     recall_vector_weight: float = Field(
         0.0,
         ge=0,

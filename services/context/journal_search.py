@@ -135,5 +135,30 @@ async def salient_in_window(
     return [row["turn_id"] for row in rows]
 
 
+# each of turns $2's neighbour in time in the user's journal: the next turn ({order} ASC, `>`)
+# or the one before ({order} DESC, `<`); one index probe per turn (journal_user_created_idx)
+_NEIGHBOUR = """
+    SELECT h.turn_id AS hit, n.turn_id AS neighbour
+    FROM journal h
+    CROSS JOIN LATERAL (SELECT m.turn_id FROM journal m
+                        WHERE m.user_id = h.user_id AND m.created_at {side} h.created_at
+                        ORDER BY m.created_at {order}, m.turn_id {order} LIMIT 1) AS n
+    WHERE h.user_id = $1 AND h.turn_id = ANY($2::uuid[])
+"""
+_NEXT = _NEIGHBOUR.format(side=">", order="ASC")
+_PREVIOUS = _NEIGHBOUR.format(side="<", order="DESC")
+
+
+async def neighbours(
+    conn: Conn, *, user_id: UUID, turn_ids: Sequence[UUID], after: bool
+) -> list[UUID]:
+    """The turn just after (or before) each of `turn_ids`, in their order: in a conversation
+    the answer to a turn's question is often the next turn, whose own words need not repeat it
+    ("How did you feel watching the meteor shower?" — "In awe of the universe")."""
+    rows = await conn.fetch(_NEXT if after else _PREVIOUS, user_id, list(turn_ids))
+    found = {row["hit"]: row["neighbour"] for row in rows}
+    return [found[turn_id] for turn_id in turn_ids if turn_id in found]
+
+
 async def first_conversation_day(conn: Conn, *, user_id: UUID) -> datetime | None:
     return await conn.fetchval("SELECT min(created_at) FROM journal WHERE user_id = $1", user_id)

@@ -242,7 +242,7 @@ async def test_the_cap_holds_with_1000_turns_and_50_files(
     assert counts["recent_turns"] == (5, 0)  # P1 first, whole
     assert counts["starred"][1] > 0  # 200 long starred turns cannot all fit
     # lower priorities lose first: they only get the leftover, less than one starred turn
-    assert counts["journal"][1] > 80
+    assert counts["journal"][1] > counts["journal"][0]  # P4 mostly left out
     leftover = sum(s["tokens"] for s in bundle["sections"] if s["priority"] in ("P4", "P5", "F"))
     assert leftover < min(i["tokens"] for i in section(bundle, "starred"))
     assert bundle["journal_entries"] == 1000

@@ -1,10 +1,11 @@
 """What each section of the context holds, through the real bus and pipeline: P5 only beyond
-100 journal entries, memory facts with P3, strategic passages as their Artisan Cut and factual
+P4's journal entries, memory facts with P3, strategic passages as their Artisan Cut and factual
 ones as their raw text."""
 
 import httpx
 import pytest
 
+from shared.config import chat_settings
 from tests.helpers import import_turns, upload, wait_for_status, wait_journaled
 from tests.integration.test_context import conversation, preview, section
 
@@ -25,23 +26,24 @@ PRICE_LIST = """# Pricing table
 """
 
 
-async def test_p5_stays_off_at_100_journal_entries_and_opens_at_101(
+async def test_p5_stays_off_while_p4_holds_the_journal_and_opens_one_entry_beyond(
     api_client: httpx.AsyncClient,
 ) -> None:
-    turns = conversation(101)
-    records = await import_turns(api_client, turns[1:])  # 100 entries, the first one kept back
+    p4 = chat_settings().journal_recent
+    turns = conversation(p4 + 1)
+    records = await import_turns(api_client, turns[1:])  # P4's entries, the first one kept back
     await wait_journaled(api_client, [r["id"] for r in records], timeout=240)
     question = f"What did we say about this: {turns[0]['user_message']}"  # the oldest's words
-    at_100 = await preview(api_client, "gunnar", question)
-    assert at_100["journal_entries"] == 100
-    assert section(at_100, "recalled") == []
-    assert len(section(at_100, "journal")) > 0
+    full = await preview(api_client, "gunnar", question)
+    assert full["journal_entries"] == p4
+    assert section(full, "recalled") == []
+    assert len(section(full, "journal")) > 0
 
-    [oldest] = await import_turns(api_client, turns[:1])  # the oldest: P4 takes the newest 100
+    [oldest] = await import_turns(api_client, turns[:1])  # the oldest: P4 takes the newest
     await wait_journaled(api_client, [oldest["id"]])
-    at_101 = await preview(api_client, "gunnar", question)
-    assert at_101["journal_entries"] == 101
-    assert [i["id"] for i in section(at_101, "recalled")] == [oldest["id"]]
+    beyond = await preview(api_client, "gunnar", question)
+    assert beyond["journal_entries"] == p4 + 1
+    assert [i["id"] for i in section(beyond, "recalled")] == [oldest["id"]]
 
 
 async def test_memory_facts_enter_with_p3(api_client: httpx.AsyncClient) -> None:

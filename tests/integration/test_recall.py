@@ -41,3 +41,25 @@ async def test_old_turns_come_back_by_their_words_and_by_the_day_asked_about(
     assert offsite in {i["id"] for i in section(bundle, "recalled")}
     other_day = await preview(api_client, "gunnar", "What did we talk about on March 30th?")
     assert offsite not in {i["id"] for i in section(other_day, "recalled")}
+
+
+METEORS = ("We drove out to watch the Perseid meteor shower last night.", "How was it?")
+FELT = ("I felt tiny and in awe of the universe, lying there.", "What a night.")
+
+
+async def test_the_turn_after_a_recalled_one_comes_back_with_it(
+    api_client: httpx.AsyncClient,
+) -> None:
+    """A conversation answers in the next turn, in words of its own: asked how the meteor
+    shower felt, the turn that says so shares no word with the question but follows one that
+    does."""
+    turns = conversation()
+    for number, (message, answer) in ((30, METEORS), (31, FELT)):
+        turns[number - 1] |= {"user_message": message, "ai_response": answer}
+    records = await import_turns(api_client, turns)
+    await wait_journaled(api_client, [r["id"] for r in records], timeout=240)
+
+    bundle = await preview(api_client, "gunnar", "How did watching the meteor shower feel?")
+    recalled = [i["id"] for i in section(bundle, "recalled")]
+    assert records[29]["id"] in recalled  # the question's words
+    assert records[30]["id"] in recalled  # the answer, beside them
