@@ -166,6 +166,9 @@ class ChatSettings(_ArtisanSettings):
         return int(self.context_window_tokens * self.context_share)
 
 
+LlmRoles = Literal["all", "answers"]  # what the chat model does: everything, or answers only
+
+
 class ModelSettings(_ArtisanSettings):
     """Which models serve the pipeline; with no key or URL set, everything runs offline."""
 
@@ -175,7 +178,7 @@ class ModelSettings(_ArtisanSettings):
     llm_timeout_seconds: float = Field(120.0, description="per model call")
     llm_max_retries: int = Field(3, description="retries on 429/5xx/timeouts, with back-off")
     llm_concurrency: int = Field(8, description="model calls in flight per process")
-    llm_roles: Literal["all", "answers"] = Field(
+    llm_roles: LlmRoles = Field(
         "all",
         description="what the chat model does: every role, or answers (the answer, its check"
         " and tools) while ingestion keeps the offline rules — `artisan up --model` sets"

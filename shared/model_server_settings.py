@@ -1,5 +1,6 @@
 """Settings of the embedded language model (`artisan up --model`): which GGUF file llama.cpp's
-server serves, where, and how much it takes on; the gateway's /readyz asks its /health."""
+server serves, where, and how much it takes on; the gateway's /readyz asks its /health, and
+Settings offers it as the local model on this machine."""
 
 from functools import lru_cache
 
@@ -33,6 +34,14 @@ class ModelServerSettings(_ArtisanSettings):
         description="a llama.cpp server's Prometheus /metrics (started with --metrics), whose"
         " tokens/s and queue depth the gateway's /metrics shows as artisan_model_*; empty: none"
         " (`artisan up --model` sets it)",
+    )
+    model_base_url: str = Field(
+        "",
+        description="the embedded model's OpenAI-compatible address, offered in Settings as the"
+        " local model on this machine (`artisan up` sets it)",
+    )
+    model_alias: str = Field(
+        "", description="the name the embedded model answers to (`artisan up` sets it)"
     )
 
 

@@ -2,7 +2,7 @@
 
 from pydantic import BaseModel, SecretStr
 
-from shared.config import REMOTE_EMBEDDERS, EmbedProvider, ModelSettings
+from shared.config import REMOTE_EMBEDDERS, EmbedProvider, LlmRoles, ModelSettings
 
 
 class SavedModels(BaseModel):
@@ -18,6 +18,7 @@ class SavedModels(BaseModel):
     embed_model: str = ""
     embed_api_key: SecretStr | None = None
     weather_tool: bool | None = None  # None: not chosen in Settings, the environment decides
+    llm_roles: LlmRoles | None = None  # None: not chosen in Settings, the environment decides
 
     def over(self, env: ModelSettings) -> ModelSettings:
         """The environment's settings with these models in place of its own."""
@@ -27,8 +28,9 @@ class SavedModels(BaseModel):
             "llm_model": self.llm_model or env.llm_model,
             "embed_provider": self.embed_provider,
         }
-        if self.weather_tool is not None:
-            update["weather_tool"] = self.weather_tool
+        for choice in ("weather_tool", "llm_roles"):
+            if getattr(self, choice) is not None:
+                update[choice] = getattr(self, choice)
         if self.embed_provider in REMOTE_EMBEDDERS:
             key, url, model = _EMBEDDER_FIELDS[self.embed_provider]
             update |= {
@@ -53,6 +55,7 @@ class SavedModels(BaseModel):
             embed_model=model,
             embed_api_key=key,
             weather_tool=settings.weather_tool,
+            llm_roles=settings.llm_roles,
         )
 
 

@@ -186,11 +186,13 @@ def heal_until_all_running(stack: Stack, timeout: float = 60) -> None:
     raise AssertionError("services did not come back")
 
 
-async def client_for_new_user(stack: Stack, name: str) -> httpx.AsyncClient:
-    """An API client of a new user of `stack` (close it when done)."""
+async def client_for_new_user(stack: Stack, name: str, *, admin: bool = False) -> httpx.AsyncClient:
+    """An API client of a new user of `stack`, its admin if `admin` (close it when done)."""
     pool = await create_pool(stack.database_url)
     try:
         _, key = await users.create_user(pool, name=name)
+        if admin:
+            await users.set_admin(pool, name=name)
     finally:
         await pool.close()
     headers = {"Authorization": f"Bearer {key}"}

@@ -56,12 +56,13 @@ async def save(conn: asyncpg.Connection, models: SavedModels, *, updated_by: UUI
         """
         INSERT INTO model_settings (version, llm_base_url, llm_model, llm_api_key, embed_provider,
                                     embed_base_url, embed_model, embed_api_key, weather_tool,
-                                    updated_by)
-        VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9)
+                                    llm_roles, updated_by)
+        VALUES (1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
         ON CONFLICT (singleton) DO UPDATE SET
             version = model_settings.version + 1, llm_base_url = $1, llm_model = $2,
             llm_api_key = $3, embed_provider = $4, embed_base_url = $5, embed_model = $6,
-            embed_api_key = $7, weather_tool = $8, updated_by = $9, updated_at = now()
+            embed_api_key = $7, weather_tool = $8, llm_roles = $9, updated_by = $10,
+            updated_at = now()
         RETURNING version
         """,
         models.llm_base_url,
@@ -72,6 +73,7 @@ async def save(conn: asyncpg.Connection, models: SavedModels, *, updated_by: UUI
         models.embed_model,
         sealed["embed_api_key"],
         models.weather_tool,
+        models.llm_roles,
         updated_by,
     )
     await conn.execute("SELECT pg_notify($1, $2)", CHANGED_CHANNEL, str(version))

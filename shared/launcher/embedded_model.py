@@ -143,4 +143,7 @@ def services_env(model: EmbeddedModel) -> dict[str, str]:
         "ARTISAN_MODEL_HEALTH_URL": f"{model.base_url}/health",
         # its tokens/s and queue depth, shown in the gateway's /metrics
         "ARTISAN_MODEL_METRICS_URL": f"{model.base_url}/metrics",
+        # for Settings, which offers it by name even once other models are saved there
+        "ARTISAN_MODEL_BASE_URL": f"{model.base_url}/v1",
+        "ARTISAN_MODEL_ALIAS": model.alias,
     }

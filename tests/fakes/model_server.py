@@ -73,6 +73,7 @@ class FakeModelServer:
         self.tool_caller: ToolCaller | None = None  # set: requests offering tools may get calls
         self.latency = latency  # seconds every request sleeps before answering
         self.requests: list[RecordedRequest] = []
+        self.model_list_requests: list[RecordedRequest] = []  # GET /models, a probe; kept
         self.in_flight = 0
         self.max_in_flight = 0
         self._faults: deque[_Fault] = deque()
@@ -275,10 +276,12 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, headers, data)
 
     def do_GET(self) -> None:
-        if self.path.rstrip("/").endswith("/models"):
-            self._send(200, {}, json_bytes(_MODELS))
-        else:
-            self._send(404, {}, json_bytes(error_body(404, f"no such path: {self.path}")))
+        if not self.path.rstrip("/").endswith("/models"):
+            return self._send(404, {}, json_bytes(error_body(404, f"no such path: {self.path}")))
+        headers = {name.lower(): value for name, value in self.headers.items()}
+        seen = RecordedRequest(self.path, {}, headers, time.monotonic())
+        self.server.fake.model_list_requests.append(seen)
+        self._send(200, {}, json_bytes(_MODELS))
 
     def _send(self, status: int, headers: dict[str, str], data: bytes) -> None:
         try:

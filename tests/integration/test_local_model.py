@@ -21,6 +21,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from services.gateway.models.probe import REMEMBER_SECONDS
 from shared.launcher.embedded_model import EmbeddedModel, model_path
 from shared.launcher.stack import Stack
 from tests.conftest import TEST_ENV
@@ -182,3 +183,35 @@ def _heal_until_healthy(stack: Stack, model: EmbeddedModel, timeout: float = 30)
         healed += stack.heal()
         time.sleep(0.5)
     return healed
+
+
+async def test_settings_offer_the_running_model_and_its_status_tells_the_truth(
+    model_system: Stack,
+) -> None:
+    """Settings offers the model `artisan up --model` serves in one click; the status names it
+    and which work it does, and shows it unreachable while it is down (issue 28, parts 2, 6)."""
+    model = the_model(model_system)
+    async with await client_for_new_user(model_system, "smol-admin", admin=True) as admin:
+        offered = (await admin.get("/v1/settings/models")).json()["local_model"]
+        assert offered == {
+            "running": True,
+            "base_url": f"{model.base_url}/v1",
+            "model": model.alias,
+            "how_to_start": "",
+        }
+        status = (await admin.get("/v1/settings/models/status")).json()
+        assert [(role["work"], role["by"]) for role in status["roles"]] == [
+            ("Answers", f"{model.alias} (this machine)"),
+            ("Reading files", f"{model.alias} (this machine)"),  # ARTISAN_LLM_ROLES=all here
+        ]
+        assert status["reachable"] is True
+
+        assert model.process is not None
+        os.kill(model.process.pid, signal.SIGKILL)
+        model.process.wait()
+        deadline = time.monotonic() + REMEMBER_SECONDS + 5
+        while (status := (await admin.get("/v1/settings/models/status")).json())["reachable"]:
+            assert time.monotonic() < deadline, "a killed model still shown as answering"
+            await asyncio.sleep(0.5)
+        assert "`artisan up` restarts the model server by itself" in status["unreachable"]
+        await asyncio.to_thread(_heal_until_healthy, model_system, model)

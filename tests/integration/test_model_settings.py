@@ -4,18 +4,17 @@ change of embedder re-embeds only once confirmed."""
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import asyncpg
 import httpx
 import pytest
 
-from shared.db import users
 from shared.launcher.stack import Stack
 from tests.fakes.llm_responder import realistic_responder, scripted_responder
 from tests.fakes.model_server import FakeModelServer
-from tests.helpers import client_for_new_user, own_stack, wait_for_status
+from tests.helpers import wait_for_status
 from tests.integration.test_chat import PRICING_MEMO, chat, ready_file
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -29,38 +28,6 @@ def model_server() -> Iterator[FakeModelServer]:
     responder = scripted_responder({"chat_1a": lambda values: WRITTEN}, realistic_responder)
     with FakeModelServer(responder) as server:
         yield server
-
-
-@pytest.fixture(scope="module")
-def settings_system(
-    tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path
-) -> Iterator[Stack]:
-    """A system of its own: saving models here must not change the suite's shared one."""
-    with own_stack(tmp_path_factory.mktemp("settings"), pgdata=pgdata_template) as stack:
-        yield stack
-
-
-async def _client(stack: Stack, name: str, *, admin: bool) -> httpx.AsyncClient:
-    client = await client_for_new_user(stack, name)
-    if admin:
-        conn = await asyncpg.connect(stack.database_url)
-        try:
-            await users.set_admin(conn, name=name)
-        finally:
-            await conn.close()
-    return client
-
-
-@pytest.fixture
-async def admin(settings_system: Stack) -> AsyncIterator[httpx.AsyncClient]:
-    async with await _client(settings_system, "settings-admin", admin=True) as client:
-        yield client
-
-
-@pytest.fixture
-async def member(settings_system: Stack) -> AsyncIterator[httpx.AsyncClient]:
-    async with await _client(settings_system, "settings-member", admin=False) as client:
-        yield client
 
 
 def service_logs(stack: Stack) -> dict[str, str]:

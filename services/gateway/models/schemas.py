@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr
 
 from services.gateway.errors import storable
-from shared.config import EmbedProvider
+from shared.config import EmbedProvider, LlmRoles
 
 MAX_URL_CHARS = 2000
 MAX_MODEL_CHARS = 200
@@ -64,6 +64,12 @@ class ModelSettingsUpdate(BaseModel):
         description="offer the Open-Meteo weather statistics tool to the answering model; null"
         " keeps it as it is",
     )
+    llm_roles: LlmRoles | None = Field(
+        None,
+        description="what the language model does: all (answers, and reading files: sorting,"
+        " cutting into passages, summaries) or answers (files are read by the offline rules);"
+        " null keeps it as it is",
+    )
     reembed: bool = Field(
         False,
         description="confirms re-embedding everything stored when the embedding model changes"
@@ -85,6 +91,11 @@ class EmbedderStatus(BaseModel):
     description: str = Field(description="what it is, in a user's words")
 
 
+class RoleUse(BaseModel):
+    work: Literal["Answers", "Reading files"]
+    by: str = Field(description='e.g. "SmolLM2-135M-Instruct (this machine)" or "offline rules"')
+
+
 class ModelStatus(BaseModel):
     """Which models answer, said plainly; every user may read it."""
 
@@ -93,6 +104,17 @@ class ModelStatus(BaseModel):
     explanation: str = Field(description="what this mode does")
     next_step: str | None = Field(None, description="offline: how to get written answers")
     chat: ChatModelStatus
+    roles: list[RoleUse] = Field(
+        description="which model does which work: the answers, and reading files (classify,"
+        " chunk, cut, summaries)"
+    )
+    reachable: bool | None = Field(
+        None,
+        description="the chat model answered a cheap check within the last seconds; null offline",
+    )
+    unreachable: str | None = Field(
+        None, description="when it does not answer: what happened, and what to do"
+    )
     embeddings: EmbedderStatus
     source: Literal["settings", "environment"] = Field(
         description="saved in Settings, or the ARTISAN_* environment variables"
@@ -110,6 +132,15 @@ class EmbeddingSpace(BaseModel):
     has_vectors: bool = Field(description="changing the model re-embeds them")
 
 
+class LocalModel(BaseModel):
+    """The model `artisan up --model` serves on this machine, as Settings offers it."""
+
+    running: bool
+    base_url: str = Field("", description="its OpenAI-compatible address, while it runs")
+    model: str = Field("", description="the name it answers to")
+    how_to_start: str = Field("", description="when none runs: how to start Artisan with one")
+
+
 class ModelSettingsView(BaseModel):
     """The settings as the admin's form shows them; keys only as `*_key_set`."""
 
@@ -121,6 +152,10 @@ class ModelSettingsView(BaseModel):
     embed_model: str
     embed_key_set: bool
     weather_tool: bool = Field(description="the Open-Meteo weather statistics tool is offered")
+    llm_roles: LlmRoles = Field(
+        description="all: the model also reads files; answers: only answers"
+    )
+    local_model: LocalModel
     source: Literal["settings", "environment"]
     version: int = Field(description="rises with every save; 0: nothing saved yet")
     can_store_keys: bool = Field(description="ARTISAN_SECRETS_KEY is set: keys can be saved")

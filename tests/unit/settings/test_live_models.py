@@ -26,6 +26,7 @@ SAVED = {
     "embed_model": "",
     "embed_api_key": None,
     "weather_tool": None,
+    "llm_roles": None,
 }
 
 

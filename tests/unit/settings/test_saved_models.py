@@ -43,3 +43,11 @@ def test_the_environment_reads_back_as_what_settings_would_save() -> None:
         ENV.llm_api_key,
         "voyage",
     )
+
+
+def test_the_roles_saved_replace_the_environments_and_none_keeps_them() -> None:
+    env = ENV.model_copy(update={"llm_roles": "answers"})
+    assert not SavedModels(llm_base_url=ENV.llm_base_url).over(env).remote_ingestion
+    everything = SavedModels(llm_base_url=ENV.llm_base_url, llm_roles="all").over(env)
+    assert everything.llm_roles == "all" and everything.remote_ingestion
+    assert SavedModels.of(env).llm_roles == "answers"
