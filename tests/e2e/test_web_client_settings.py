@@ -1,16 +1,18 @@
 """The model status and Settings in headless Chromium, on a system of their own (a saved model
 changes the whole instance): offline is said plainly, a member is sent to the admin, and the
 admin tests a connection to a local OpenAI-compatible server, saves it, and gets written answers
-without restarting anything."""
+without restarting anything; the model `artisan up --model` serves is one click, the chip says
+which work it does, a save after a failed test is asked about, and a model that does not answer
+shows red and a failed answer says so in words."""
 
+import re
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
-import asyncpg
 import pytest
 from playwright.async_api import Page, expect
 
-from shared.db import users
+from shared.launcher.embedded import free_port
 from shared.launcher.stack import Stack
 from tests.conftest import TEST_ENV
 from tests.e2e.conftest import WebUser, screenshot
@@ -22,6 +24,10 @@ from tests.integration.test_chat import PRICING_MEMO
 
 pytestmark = pytest.mark.e2e
 KEY = "sk-proj-BrowserSettings5fQ2mL9xW4vB8nK3p"
+LOCAL = "SmolLM2-135M-Instruct.Q4_1"
+UNREACHABLE = re.compile(r"\bunreachable\b")
+# window.confirm answering `yes`, keeping what it asked (the page fixture accepts native ones)
+ANSWER_CONFIRM = "yes => { window.confirm = (asked) => { window.asked = asked; return yes; }; }"
 WRITTEN = (
     "Written by the connected model: we moved to usage tiers because our largest customers kept"
     " asking for predictable bills. [Ref: 1]"
@@ -37,23 +43,19 @@ def model_server() -> Iterator[FakeModelServer]:
 
 @pytest.fixture(scope="module")
 def settings_web_system(
-    tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path
+    tmp_path_factory: pytest.TempPathFactory, pgdata_template: Path, model_server: FakeModelServer
 ) -> Iterator[Stack]:
+    # as `artisan up --model` tells the gateway of the model it serves (services_env): here the
+    # wire-format server stands in for llama.cpp's
+    local_model = {"ARTISAN_MODEL_BASE_URL": model_server.base_url, "ARTISAN_MODEL_ALIAS": LOCAL}
     with own_stack(
-        tmp_path_factory.mktemp("web-settings"), env=TEST_ENV, pgdata=pgdata_template
+        tmp_path_factory.mktemp("web-settings"), env=TEST_ENV | local_model, pgdata=pgdata_template
     ) as stack:
         yield stack
 
 
 async def new_user(stack: Stack, name: str, *, admin: bool) -> WebUser:
-    client = await client_for_new_user(stack, name)
-    if admin:
-        conn = await asyncpg.connect(stack.database_url)
-        try:
-            await users.set_admin(conn, name=name)
-        finally:
-            await conn.close()
-    return WebUser(client)
+    return WebUser(await client_for_new_user(stack, name, admin=admin))
 
 
 @pytest.fixture
@@ -163,3 +165,74 @@ async def test_the_admin_switches_the_weather_tool_and_every_user_sees_it(
     await page.get_by_role("button", name="Save").click()
     await expect(weather).to_have_text("Weather statistics tool (Open-Meteo): off.")
     assert (await member.client.get("/v1/settings/models/status")).json()["weather_tool"] is False
+
+
+async def test_the_local_model_is_one_click_and_the_chip_says_which_work_it_does(
+    page: Page,
+    settings_web_system: Stack,
+    admin: WebUser,
+    member: WebUser,
+    model_server: FakeModelServer,
+) -> None:
+    await open_app(page, settings_web_system, admin)
+    await page.locator("#model-status").click()
+    dialog = page.get_by_role("dialog", name="Models")
+    await dialog.get_by_role("button", name=f"Use {LOCAL} (running here)").click()
+    await expect(dialog.get_by_label("Base URL").first).to_have_value(model_server.base_url)
+    await expect(dialog.get_by_label("Model", exact=True).first).to_have_value(LOCAL)
+    await expect(dialog.get_by_label("The model does")).to_have_value("answers")
+    await dialog.get_by_role("button", name="Save").click()
+    await expect(dialog.get_by_role("status")).to_contain_text(f"Saved. {LOCAL} writes the answers")
+    said = f"Answers: {LOCAL} (this machine) · Reading files: offline rules"
+    await expect(dialog.locator(".model-roles")).to_have_text(f"{said}.")
+    await page.keyboard.press("Escape")
+    chip = page.locator("#model-status")
+    await expect(chip).to_have_text(f"{said}")
+    await expect(chip).not_to_have_class(UNREACHABLE)
+    saved = (await admin.client.get("/v1/settings/models")).json()
+    assert saved["llm_roles"] == "answers" and not saved["llm_key_set"]
+    status = (await member.client.get("/v1/settings/models/status")).json()
+    assert [role["by"] for role in status["roles"]] == [f"{LOCAL} (this machine)", "offline rules"]
+
+
+async def test_a_failed_test_is_asked_about_and_a_model_that_does_not_answer_shows_red(
+    page: Page, settings_web_system: Stack, admin: WebUser
+) -> None:
+    record = await upload(admin.client, "pricing.md", PRICING_MEMO)  # read by the offline rules
+    await wait_for_status(admin.client, record["id"], "ready")
+    await open_app(page, settings_web_system, admin)
+    await page.locator("#model-status").click()
+    dialog = page.get_by_role("dialog", name="Models")
+    nowhere = f"http://127.0.0.1:{free_port()}/v1"
+    await dialog.get_by_label("Base URL").first.fill(nowhere)
+    await dialog.get_by_role("button", name="Test connection").click()
+    result = dialog.get_by_role("status")
+    await expect(result.locator(".check.failed")).to_contain_text(
+        "connection failed", timeout=15_000
+    )
+
+    await page.evaluate(ANSWER_CONFIRM, False)  # the admin says no
+    await dialog.get_by_role("button", name="Save").click()
+    await expect(result).to_contain_text("Not saved: the models stay as they were.")
+    asked = await page.evaluate("window.asked")
+    assert asked.startswith("The connection test just failed:") and "connection failed" in asked
+    assert (await admin.client.get("/v1/settings/models")).json()["llm_base_url"] != nowhere
+
+    await page.evaluate(ANSWER_CONFIRM, True)  # and then yes: the model may be starting
+    await dialog.get_by_role("button", name="Save").click()
+    await expect(result).to_contain_text("Saved.", timeout=15_000)
+    unreachable = dialog.get_by_role("alert")
+    await expect(unreachable).to_contain_text("does not answer: nothing answers at that address")
+    await page.keyboard.press("Escape")
+    chip = page.locator("#model-status")
+    await expect(chip).to_have_class(UNREACHABLE)
+    await expect(chip).to_contain_text(f"Not answering: {LOCAL}")
+
+    await page.locator("#message").fill("Why did we move from per-seat pricing to usage tiers?")
+    await page.keyboard.press("Enter")
+    failed = page.locator(".turn-error .error-text")
+    await expect(failed).to_contain_text(
+        f"The language model ({LOCAL}) did not answer", timeout=30_000
+    )
+    for internal in ("Error", "127.0.0.1", "http"):
+        await expect(failed).not_to_contain_text(internal)

@@ -10,6 +10,7 @@ import { conversationAnswered, currentConversation } from "./conversations.js";
 import { fileRecord } from "./files.js";
 import { renderMarkdown } from "./markdown.js";
 import { avatar, currentPersona, persona } from "./personas.js";
+import { refreshModelStatus } from "./settings.js";
 import { contextDetails, copyAnswer, sourceList } from "./turn_tools.js";
 import { el, formatTime, iconButton, inUserWords, notify, reportError } from "./ui.js";
 
@@ -166,6 +167,7 @@ async function stream(view, request, replaces) {
  */
 function unsaved(view, request, partial, message, replaces) {
   putBack(request.message);
+  if (message) refreshModelStatus({ quietly: true }); // the model may have stopped answering: the chip says so
   view.classList.add(message ? "failed" : "stopped");
   const answer = view.querySelector(".answer");
   if (partial) renderMarkdown(answer, partial);

@@ -1,4 +1,5 @@
-// Which models answer, always in view (the chip in the top bar), and Settings, where the admin of
+// Which models answer, always in view (the chip in the top bar: which model writes the answers,
+// what reads the files, and whether the model answers at all), and Settings, where the admin of
 // this Artisan connects a language model and an embeddings provider. Keys are write-only: the
 // API says only whether one is saved, and a key field shows "saved" instead of the key.
 
@@ -12,10 +13,13 @@ const REMOTE_EMBEDDERS = new Set(["voyage", "openai"]);
 const KEY_SAVED = "Saved (it is never shown). Leave empty to keep it; type a new one to replace it.";
 const KEY_NONE = "Leave empty if the endpoint needs none (Ollama, vLLM).";
 const KEY_ELSEWHERE = "The saved key is only sent to the address it was entered for: enter the key for this one.";
+const LOCAL_MODEL_HINT = "Fills in its address and name (it needs no key). It writes the answers; the offline rules read files, as a model on this machine's CPU keeps up with answers, not with reading folders.";
+const STATUS_EVERY_MS = 60_000; // a model that stops answering turns the chip within a minute
 
 let status = null; // GET /v1/settings/models/status
 let saved = null; // GET /v1/settings/models, for the admin
 let dropLlmKey = false; // "Disconnect" was chosen: the saved chat key goes too
+let failedTest = null; // the form's values when "Test connection" last failed, and what it said
 
 export function setupSettings() {
   chip().addEventListener("click", openSettings);
@@ -27,32 +31,52 @@ export function setupSettings() {
   form().addEventListener("input", showWhereKeysGo);
   document.getElementById("test-connection").addEventListener("click", testConnection);
   document.getElementById("go-offline").addEventListener("click", goOffline);
+  document.getElementById("use-local-model").addEventListener("click", useLocalModel);
+  setInterval(() => refreshModelStatus({ quietly: true }), STATUS_EVERY_MS);
 }
 
-/** Read which models answer and show it: the chip, and the empty conversation's note. */
-export async function refreshModelStatus() {
+/** "Answers: SmolLM2 (this machine) · Reading files: offline rules" */
+const rolesSaid = (roles) => roles.map((role) => `${role.work}: ${role.by}`).join(" · ");
+
+/** Read which models answer and show it: the chip, and the empty conversation's note (a check in
+ * the background says nothing when it cannot read it: the next one will). */
+export async function refreshModelStatus({ quietly = false } = {}) {
   try {
     status = await api.modelStatus();
   } catch (error) {
-    reportError(error, "Reading which models answer");
+    if (!quietly) reportError(error, "Reading which models answer");
     return;
   }
-  const button = chip();
-  button.classList.toggle("offline", status.offline);
-  button.replaceChildren(
-    el("span", { class: "dot", "aria-hidden": "true" }),
-    el("span", { class: "chip-text" }, status.offline ? "Offline" : status.chat.model),
-    el("span", { class: "chip-more" }, status.offline ? " — answers quote your files" : ` · ${status.chat.host}`),
-  );
-  button.title = `${status.headline}. ${status.explanation}`;
-  button.setAttribute("aria-label", `Models: ${status.headline}`);
-  button.hidden = false;
+  drawChip();
   const note = document.getElementById("empty-model");
   note.hidden = !status.offline;
   note.querySelector(".empty-model-headline").textContent = `${status.headline}.`;
   note.querySelector(".empty-model-text").textContent = ` ${status.explanation} `;
   document.getElementById("empty-connect").textContent = status.can_configure ? "Connect a model" : "How to get written answers";
   if (dialog().open) renderStatus();
+}
+
+function chipText() {
+  if (status.offline) return "Offline";
+  const [answers] = status.roles;
+  return status.reachable === false ? `Not answering: ${status.chat.model}` : `${answers.work}: ${answers.by}`;
+}
+
+/** Offline in amber; a connected model green, or red when it does not answer. */
+function drawChip() {
+  const button = chip();
+  const unreachable = status.reachable === false;
+  button.classList.toggle("offline", status.offline);
+  button.classList.toggle("unreachable", unreachable);
+  const [, reading] = status.roles;
+  button.replaceChildren(
+    el("span", { class: "dot", "aria-hidden": "true" }),
+    el("span", { class: "chip-text" }, chipText()),
+    el("span", { class: "chip-more" }, status.offline ? " — answers quote your files" : ` · ${reading.work}: ${reading.by}`),
+  );
+  button.title = `${status.headline}. ${rolesSaid(status.roles)}. ${unreachable ? status.unreachable : status.explanation}`;
+  button.setAttribute("aria-label", `Models: ${status.headline}${unreachable ? " — not answering" : ""}`);
+  button.hidden = false;
 }
 
 async function openSettings() {
@@ -71,7 +95,9 @@ async function openSettings() {
 
 function renderStatus() {
   document.getElementById("model-now").replaceChildren(
-    el("p", { class: `model-headline${status.offline ? " offline" : ""}` }, status.headline),
+    el("p", { class: `model-headline${status.offline ? " offline" : ""}${status.reachable === false ? " unreachable" : ""}` }, status.headline),
+    status.unreachable ? el("p", { class: "error-text unreachable-text", role: "alert" }, status.unreachable) : null,
+    el("p", { class: "model-roles" }, `${rolesSaid(status.roles)}.`),
     el("p", {}, status.explanation),
     status.next_step ? el("p", { class: "next-step" }, status.next_step) : null,
     el("p", { class: "muted" }, `Search: ${status.embeddings.model} — ${status.embeddings.description}.`),
@@ -83,8 +109,9 @@ function renderStatus() {
 function fillForm(settings) {
   saved = settings;
   dropLlmKey = false;
+  failedTest = null;
   const fields = form().elements;
-  for (const name of ["llm_base_url", "llm_model", "embed_provider", "embed_base_url", "embed_model"]) {
+  for (const name of ["llm_base_url", "llm_model", "llm_roles", "embed_provider", "embed_base_url", "embed_model"]) {
     fields[name].value = settings[name];
   }
   fields.llm_api_key.value = "";
@@ -93,6 +120,7 @@ function fillForm(settings) {
   const minilm = fields.embed_provider.querySelector('option[value="minilm"]');
   minilm.disabled = !settings.minilm_installed && settings.embed_provider !== "minilm";
   document.getElementById("no-secrets-key").hidden = settings.can_store_keys;
+  offerLocalModel(settings.local_model);
   showResult();
   showWhereKeysGo();
   form().hidden = false;
@@ -119,6 +147,25 @@ function keyState(input, isSet, stays) {
   document.getElementById(`${input.id}-hint`).textContent = kept ? KEY_SAVED : isSet ? KEY_ELSEWHERE : KEY_NONE;
 }
 
+/** The model `artisan up --model` serves here, in one click; or how to start Artisan with one. */
+function offerLocalModel(local) {
+  const button = document.getElementById("use-local-model");
+  button.hidden = !local.running;
+  button.textContent = local.running ? `Use ${local.model} (running here)` : "";
+  document.getElementById("local-model-hint").textContent = local.running ? LOCAL_MODEL_HINT : local.how_to_start;
+}
+
+function useLocalModel() {
+  const fields = form().elements;
+  fields.llm_base_url.value = saved.local_model.base_url;
+  fields.llm_model.value = saved.local_model.model;
+  fields.llm_api_key.value = "";
+  fields.llm_roles.value = "answers";
+  dropLlmKey = true; // it needs none, and a saved key must not follow it here
+  showWhereKeysGo();
+  showResult(el("p", { class: "muted" }, `Save to use ${saved.local_model.model} on this machine for answers.`));
+}
+
 function goOffline() {
   form().elements.llm_base_url.value = "";
   form().elements.llm_api_key.value = "";
@@ -135,6 +182,7 @@ function formValues(reembed = false) {
     llm_base_url: value("llm_base_url"),
     llm_model: value("llm_model"),
     llm_api_key: value("llm_api_key") || (dropLlmKey ? "" : null),
+    llm_roles: value("llm_roles"),
     embed_provider: value("embed_provider"),
     embed_base_url: value("embed_base_url"),
     embed_model: value("embed_model"),
@@ -153,7 +201,9 @@ async function testConnection() {
   button.disabled = true;
   showResult(el("p", { class: "muted" }, "Testing… (at most about 12 seconds)"));
   try {
-    const report = await api.testModelSettings(formValues());
+    const tested = formValues();
+    const report = await api.testModelSettings(tested);
+    failedTest = report.ok ? null : { values: JSON.stringify(tested), report };
     showResult(checkLine("Language model", report.chat), checkLine("Embeddings", report.embeddings));
   } catch (error) {
     showResult(el("p", { class: "error-text" }, error.message));
@@ -172,7 +222,18 @@ function checkLine(what, check) {
   );
 }
 
+/** Saving what the test just failed on is allowed (the model may be starting), once confirmed. */
+function saveDespiteFailedTest() {
+  if (!failedTest || failedTest.values !== JSON.stringify(formValues())) return true;
+  const { chat, embeddings } = failedTest.report;
+  const said = [chat, embeddings].filter((check) => !check.ok).map((check) => check.message).join("\n");
+  return window.confirm(`The connection test just failed:\n${said}\n\nAnswers will fail until it passes. Save anyway?`);
+}
+
 async function save(reembed = false) {
+  if (!reembed && !saveDespiteFailedTest()) {
+    return showResult(el("p", { class: "muted" }, "Not saved: the models stay as they were."));
+  }
   let settings;
   try {
     settings = await api.saveModelSettings(formValues(reembed));
