@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from shared.providers.local.answer_check import stems
 from shared.providers.local.quotes import Candidate
+from shared.text.notes import LIST_HEADINGS
 
 MAX_ITEMS = 10
 
@@ -20,27 +21,27 @@ MAX_ITEMS = 10
 @dataclass(frozen=True)
 class ListKind:
     asks: re.Pattern[str]  # the question asks for this list
-    heading: re.Pattern[str]  # a section that holds it
+    heading: re.Pattern[str]  # a section that holds it (shared.text.notes: as every reader)
     words: frozenset[str]  # the stems that ask, which are no topic
 
 
-def _kind(asks: str, heading: str) -> ListKind:
+def _kind(asks: str, listed: str) -> ListKind:
     pattern = re.compile(asks, re.IGNORECASE)
-    return ListKind(pattern, re.compile(heading, re.IGNORECASE), frozenset(stems(asks)))
+    return ListKind(pattern, LIST_HEADINGS[listed], frozenset(stems(asks)))
 
 
 KINDS = (
     _kind(
         r"\b(action items?|actions?|to-?dos?|next steps?|follow[- ]?ups?|tasks?|owners?)\b",
-        r"^\W*(action items?|actions?|to-?dos?|next steps?|follow[- ]?ups?|tasks?)\b",
+        "action_items",
     ),
     _kind(
         r"\b(open questions?|open issues?|unresolved|questions? (?:remain|left|open))\b",
-        r"^\W*(open questions?|open issues?|unresolved|questions?)\b",
+        "open_questions",
     ),
     _kind(
         r"\b(decisions?|decided?|decide|agreed|agree|agreements?|resolved|conclusions?)\b",
-        r"^\W*(key )?(decisions?|decided|agreements?|agreed|resolutions?|conclusions?|outcomes?)\b",
+        "decisions",
     ),
 )
 # words that frame the request, or name the meeting rather than a topic

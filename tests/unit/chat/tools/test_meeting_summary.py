@@ -77,3 +77,19 @@ def test_a_notes_sections_are_its_summary_and_a_figure_is_no_decision() -> None:
     assert actions == ACTION_ITEMS
     assert not summary.section("open_questions")
     assert all(FOUNDER_NOTE.count(item.quote) == 1 for item in summary.items)
+
+
+def test_a_notes_colon_headings_open_its_lists_and_a_figure_is_no_decision() -> None:
+    """ "Decisions:" on a line of its own opens the list (it raised a TypeError); a figure line in
+    a transcript is no decision, even beside "decided"."""
+    note = (
+        "Sync notes\n\nDecisions:\n- We move pricing to usage tiers from April.\n\n"
+        "Action items:\n- Ben migrates billing by March 20.\n"
+    )
+    said = "Anna: Revenue grew 12% once we decided to drop the free tier.\n"
+    summary = summarise_meeting([Passage(uuid.uuid4(), said, 1), Passage(uuid.uuid4(), note, 2)])
+    found = [(item.section, item.text, item.owner) for item in summary.items]
+    assert found == [
+        ("decisions", "We move pricing to usage tiers from April.", None),
+        ("action_items", "Ben migrates billing by March 20.", "Ben"),
+    ]
