@@ -61,12 +61,14 @@ async def finish_small_file(
             for c, cut in zip(planned, cuts, strict=True)
         ]
     )
-    # the same sections the summariser reads from stored chunks (chunks.section_summaries)
+    # the same sections the summariser reads from stored chunks (chunks.summary_sections)
     sections = [
         (c.title, c.summary or (cut.chunk_essence if cut is not None else c.text[:300]))
         for c, cut in zip(planned, cuts, strict=True)
     ]
-    summary = await registry.summariser().summarise_file(filename, sections)
+    summary = await registry.summariser().summarise_file(
+        filename, sections, texts=[c.text for c in planned]
+    )
     await record_held_calls()  # before the file is seen ready
     async with pool.acquire() as conn, conn.transaction():
         if not await files.lock_for_update(conn, file_id=event.file_id, attempt=event.attempt):

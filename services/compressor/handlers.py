@@ -48,8 +48,12 @@ async def summarise_file(event: FileEmbedded, pool: asyncpg.Pool, broker: NatsBr
         return
     summary = record["summary"]  # kept by `artisan reembed`, which changes no text
     if summary is None or record["version"] != record["live_version"]:
-        sections = await chunks.section_summaries(pool, file_id=event.file_id)
-        summary = await registry.summariser().summarise_file(record["filename"], sections)
+        stored = await chunks.summary_sections(pool, file_id=event.file_id)
+        summary = await registry.summariser().summarise_file(
+            record["filename"],
+            [(title, section) for title, section, _ in stored],
+            texts=[text for _, _, text in stored],
+        )
         await record_held_calls()  # before the file is seen ready
     row = await files.mark_ready(
         pool, file_id=event.file_id, attempt=event.attempt, summary=summary

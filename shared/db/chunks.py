@@ -154,16 +154,16 @@ async def store_embedding(
     return updated is not None
 
 
-async def section_summaries(conn: Conn, *, file_id: UUID) -> list[tuple[str, str]]:
-    """(title, summary) of every chunk of the newest version in document order, for the
+async def summary_sections(conn: Conn, *, file_id: UUID) -> list[tuple[str, str, str]]:
+    """(title, summary, text) of every chunk of the newest version in document order, for the
     whole-file summary."""
     rows = await conn.fetch(
         "SELECT title, coalesce(pending->>'summary', summary, chunk_essence, left(text, 300))"
-        " AS summary FROM file_chunks WHERE file_id = $1 AND version_to IS NULL"
+        " AS summary, text FROM file_chunks WHERE file_id = $1 AND version_to IS NULL"
         " ORDER BY coalesce((pending->>'chunk_index')::int, chunk_index)",
         file_id,
     )
-    return [(row["title"], row["summary"]) for row in rows]
+    return [(row["title"], row["summary"], row["text"]) for row in rows]
 
 
 async def chunks_of_files(conn: Conn, *, file_ids: list[UUID]) -> list[asyncpg.Record]:

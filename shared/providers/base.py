@@ -5,7 +5,7 @@ conversation turns, the same 2A/2B on a turn and durable memory facts; and the c
 call 1A (Answerer, streamed) and call 1B (AnswerChecker).
 """
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 from uuid import UUID
@@ -54,8 +54,12 @@ class Verifier(Protocol):
 class Summariser(Protocol):
     async def summarise_section(self, text: str, title: str) -> str: ...
 
-    async def summarise_file(self, filename: str, sections: list[tuple[str, str]]) -> str:
-        """A whole-file summary from (title, section summary) pairs in document order."""
+    async def summarise_file(
+        self, filename: str, sections: list[tuple[str, str]], texts: Sequence[str] = ()
+    ) -> str:
+        """A whole-file summary from (title, section summary) pairs in document order; `texts`,
+        the sections' own texts where the caller has them (the offline rule reads a note's
+        decisions, figures, owners and dates there; a model reads the summaries)."""
         ...
 
 

@@ -80,6 +80,17 @@ async def test_a_founders_meeting_note_answers_its_decisions_action_items_and_su
     that ask for them get, and "Summarise this meeting" on the note makes its summary."""
     client = await make_client()
     note = await ready_file(client, "leadership-sync.md", FOUNDER_NOTE)
+    # the file's stored summary leads with them, under their headings; a figure is a figure
+    shown = (await client.get(f"/v1/files/{note['id']}")).json()["summary"]
+    opening, decisions, figures, actions = shown.split("\n\n")
+    assert opening == "leadership-sync.md: meeting notes, “Leadership sync, 2026-03-02”."
+    assert decisions == "\n".join(["### Decisions", *(f"- {d}" for d in DECISIONS)])
+    assert (
+        figures == "### Figures\n- Gross margin was 71% in Q2.\n- Net revenue retention was 104%."
+    )
+    assert actions == "\n".join(
+        ["### Actions and owners", *(f"- {item}" for item, _, _ in ACTION_ITEMS)]
+    )
     _, decided = await chat(
         client, persona="gunnar", message="Which decisions did we take at the leadership sync?"
     )

@@ -26,7 +26,10 @@ class LLMSummariser:
         # an empty answer still leaves the section described by its opening
         return summary or shorten(text, _FALLBACK_CHARS)
 
-    async def summarise_file(self, filename: str, sections: Sequence[tuple[str, str]]) -> str:
+    async def summarise_file(
+        self, filename: str, sections: Sequence[tuple[str, str]], texts: Sequence[str] = ()
+    ) -> str:
+        # the model reads the section summaries: the whole texts would overrun its input budget
         listing = excerpt(sections_text(sections), SECTIONS_MAX_CHARS)
         system, user = load_prompt("summarise_file").render(filename=filename, sections=listing)
         summary = await self._summary(system, user)

@@ -115,6 +115,11 @@ def has_owner(sentence: str) -> bool:
     return False
 
 
+def has_figure(sentence: str) -> bool:
+    """A number with its currency, percent or unit ("$3M", "71%", "14 months"): a figure."""
+    return _FIGURE.search(sentence) is not None
+
+
 def title_stems_of(title: str) -> frozenset[str]:
     return frozenset(stem(word) for word in content_words(title))
 

@@ -1,22 +1,38 @@
 """Offline summaries for seed 003's two paths: per section, and per file from the sections.
 
-A file's summary says what the document is (its kind and title), then its most informative
-sentences across the sections — decisions, figures, owners, dates — quoted verbatim from the
-section summaries, spread over the sections and their topics, in document order.
+A file's summary says what the document is (its kind and title), then leads with what a reader
+needs first, each under its heading: the decisions, the figures, the actions and their owners,
+the dates and deadlines (key_points.py reads them from the sections' text: a note's own lists,
+then what each sentence says). Then its other most informative sentences, quoted from the
+section summaries, spread over the sections and their topics. Every point is quoted verbatim,
+in document order within its group; a text with none of these keeps a plain list of points.
 """
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from shared.providers.cpu import run_sized
 from shared.providers.local.informative import centrality, informative_score, title_stems_of
+from shared.providers.local.key_points import (
+    KeyPoint,
+    as_point,
+    heading_cost,
+    heading_line,
+    key_points,
+    lead_points,
+    point_cost,
+    point_key,
+)
 from shared.providers.local.summary import section_summary
 from shared.text.sentences import sentence_spans
 from shared.text.words import shorten, words
 
 FILE_SUMMARY_CHARS = 1200
 FILE_POINTS = 5  # sentences after the opening line
+OTHER_POINTS = 3  # after the decisions, figures, actions and dates: what else it says
+_OTHERS = "others"
 _OPENING_CHARS = 240
 _TITLE_CHARS = 90
 _MIN_POINT_SCORE = 1.5  # a point after the first must carry a decision, figure, owner or date
@@ -53,9 +69,11 @@ class LocalSummariser:
     async def summarise_section(self, text: str, title: str) -> str:
         return await run_sized(len(text), section_summary, text, title)
 
-    async def summarise_file(self, filename: str, sections: list[tuple[str, str]]) -> str:
-        size = sum(len(title) + len(text) for title, text in sections)
-        return await run_sized(size, file_summary, filename, sections)
+    async def summarise_file(
+        self, filename: str, sections: list[tuple[str, str]], texts: Sequence[str] = ()
+    ) -> str:
+        size = sum(len(title) + len(text) for title, text in sections) + sum(map(len, texts))
+        return await run_sized(size, file_summary, filename, sections, texts)
 
 
 @dataclass(frozen=True)
@@ -75,15 +93,68 @@ class _Point:
     score: float
 
 
-def file_summary(filename: str, sections: list[tuple[str, str]]) -> str:
-    """'board.md: meeting notes, “Board meeting — March 2025”.' and its telling sentences."""
+def file_summary(filename: str, sections: list[tuple[str, str]], texts: Sequence[str] = ()) -> str:
+    """'board.md: meeting notes, “Board meeting — March 2025”.', then its decisions, figures,
+    actions and dates under their headings, then its other telling sentences; `texts` are the
+    sections' own texts (without them, the section summaries are read instead)."""
     parsed = [_parse(index, title, summary) for index, (title, summary) in enumerate(sections)]
     parsed = [section for section in parsed if section.topic or section.summary]
     if not parsed:
         return shorten(f"{filename}: an empty document with nothing to summarise.", _OPENING_CHARS)
     opening = opening_line(filename, parsed)
-    points = best_points(_points(parsed), FILE_SUMMARY_CHARS - len(opening))
-    return "\n".join([opening, *(f"- {point.text}" for point in points)])
+    read = (
+        sections
+        if len(texts) != len(sections)
+        else [(title, text) for (title, _), text in zip(sections, texts, strict=True)]
+    )
+    found = key_points(read)
+    leads = lead_points(found, FILE_SUMMARY_CHARS - len(opening))
+    budget = FILE_SUMMARY_CHARS - len(opening) - _rendered_cost(leads)
+    if leads:  # "### Other points" takes its room; its points are what no group holds
+        budget -= heading_cost(_OTHERS)
+    others = [
+        point
+        for point in _points(parsed)
+        if as_point(point.text) and not _said_already(point.text, found, leads)
+    ]
+    chosen = best_points(others, budget, OTHER_POINTS if leads else FILE_POINTS)
+    return render(opening, leads, [point.text for point in chosen])
+
+
+def render(opening: str, leads: dict[str, list[KeyPoint]], others: list[str]) -> str:
+    """The opening line; each group under its heading; the other points (under a heading of
+    their own only when groups precede them: no empty headings)."""
+    if not leads:
+        return "\n".join([opening, *(f"- {text}" for text in others)])
+    blocks = [opening]
+    for group, points in leads.items():
+        blocks.append("\n".join([heading_line(group), *(f"- {p.text}" for p in points)]))
+    if others:
+        blocks.append("\n".join([heading_line(_OTHERS), *(f"- {text}" for text in others)]))
+    return "\n\n".join(blocks)
+
+
+def _said_already(text: str, found: list[KeyPoint], leads: dict[str, list[KeyPoint]]) -> bool:
+    """Whether a section summary's sentence is a key point, or holds one the summary shows (a
+    section summary may run a title line and a sentence together)."""
+    key = point_key(_unlabelled(text))
+    if any(point.key == key for point in found):
+        return True
+    shown = [point.key for points in leads.values() for point in points]
+    return any(other in key or key in other for other in shown)
+
+
+def _unlabelled(text: str) -> str:
+    """A sentence without its label ("Anna: …", "Action: …"): what it says."""
+    label = _SUMMARY_LABEL.match(text)
+    return text[label.end() :] if label else text
+
+
+def _rendered_cost(leads: dict[str, list[KeyPoint]]) -> int:
+    return sum(
+        heading_cost(group) + sum(point_cost(p.text) for p in points)
+        for group, points in leads.items()
+    )
 
 
 def opening_line(filename: str, sections: list[_Section]) -> str:
@@ -137,9 +208,9 @@ def _points(sections: list[_Section]) -> list[_Point]:
     ]
 
 
-def best_points(points: list[_Point], budget: int) -> list[_Point]:
-    """Up to FILE_POINTS telling sentences, spread over sections and topics, each said once,
-    that fit the budget; in document order."""
+def best_points(points: list[_Point], budget: int, limit: int = FILE_POINTS) -> list[_Point]:
+    """Up to `limit` telling sentences, spread over sections and topics, each said once, that
+    fit the budget; in document order."""
     said: set[str] = set()
     distinct = []
     for point in sorted(points, key=lambda point: (-point.score, point.order)):
@@ -164,7 +235,7 @@ def best_points(points: list[_Point], budget: int) -> list[_Point]:
             - _SAME_TOPIC_PENALTY * elsewhere
         )
 
-    while remaining and len(chosen) < FILE_POINTS:
+    while remaining and len(chosen) < limit:
         best = max(remaining, key=lambda point: (worth(point), -point.order))
         remaining.remove(best)
         if used + len(best.text) + 3 > budget:
