@@ -9,11 +9,11 @@ question must never be the evidence). Halves: `tune` (sets 1-2) and `check` (set
 Articles that are Latin-1 are sent as UTF-8: the product refused them as "not UTF-8" until
 issue 12; this measures answers, not decoding.
 
-Run:  .venv/bin/python -m tests.benchmarks.cmuqa [--limit N] [--distractors N]
+Run:  .venv/bin/python -m tests.benchmarks.cmuqa [--limit N] [--model FILE.gguf] [--distractors N]
+      [--model FILE.gguf]
 """
 
 import argparse
-import asyncio
 import csv
 import gzip
 import json
@@ -25,6 +25,7 @@ import httpx
 
 from shared.launcher.stack import Stack
 from shared.text.citations import without_ref_markers
+from tests.benchmarks import reading_model
 from tests.benchmarks.chat_latency import timed_chat
 from tests.benchmarks.datasets import EVAL_DATA
 from tests.benchmarks.scifact import upload_corpus
@@ -119,9 +120,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="questions per half")
     parser.add_argument("--distractors", type=int, default=2000, help="SciFact abstracts")
+    reading_model.add_model_argument(parser)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as data_dir, own_stack(Path(data_dir)) as stack:
-        print(json.dumps(asyncio.run(evaluate(stack, args.limit, args.distractors)), indent=1))
+    with (
+        tempfile.TemporaryDirectory() as data_dir,
+        own_stack(Path(data_dir), model_file=args.model) as stack,
+    ):
+        reading_model.run(stack, evaluate(stack, args.limit, args.distractors), args.model)
 
 
 if __name__ == "__main__":

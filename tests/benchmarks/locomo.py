@@ -5,18 +5,21 @@ utterances, at its session's date, a minute apart), journaled by the real pipeli
 every question of categories 1-4, GET /v1/context/preview says whether an evidence turn is in the
 context the answer would be built from (overall, and for evidence older than the conversation's
 last 100 turns, where P4 ends and only recall helps), and every category-5 (adversarial) question
-is asked through POST /v1/chat and should be refused. Figures per half: `tune` (conv-26, conv-30,
-conv-41) and `check` (conv-42, conv-43), so a change tuned on one half is checked on the other.
+is asked through POST /v1/chat and should be refused. With --answers, every question of
+categories 1-4 is asked too and its answer scored by token F1 against the gold answer (the LoCoMo
+paper's measure, as SQuAD computes it: lower case, no punctuation or articles; no stemming).
+Figures per half: `tune` (conv-26, conv-30, conv-41) and `check` (conv-42, conv-43), so a change
+tuned on one half is checked on the other. --model FILE.gguf has a model write the answers.
 
-Run:  .venv/bin/python -m tests.benchmarks.locomo [--limit N] [--no-chat]
+Run:  .venv/bin/python -m tests.benchmarks.locomo [--limit N] [--no-chat] [--answers]
+      [--model FILE.gguf]
 """
 
 import argparse
-import asyncio
 import json
 import statistics
 import tempfile
-from collections import defaultdict
+from collections import Counter, defaultdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -24,8 +27,11 @@ from typing import Any
 import httpx
 
 from shared.launcher.stack import Stack
+from shared.text.citations import without_ref_markers
+from tests.benchmarks import reading_model
 from tests.benchmarks.chat_latency import timed_chat
 from tests.benchmarks.datasets import EVAL_DATA
+from tests.benchmarks.squad2 import normalise
 from tests.helpers import client_for_new_user, import_turns, own_stack, wait_journaled
 
 DATA = EVAL_DATA / "locomo-dev" / "locomo-dev.json"
@@ -78,8 +84,18 @@ async def context_ids(client: httpx.AsyncClient, question: str) -> tuple[set[str
     return {item["id"] for s in bundle["sections"] for item in s["items"]}, bundle
 
 
+def token_f1(answer: str, gold: str) -> float:
+    """Token F1 of an answer against the gold one, after SQuAD's normalisation."""
+    said, wanted = normalise(answer).split(), normalise(gold).split()
+    common = sum((Counter(said) & Counter(wanted)).values())
+    if not common:
+        return 0.0
+    precision, recall = common / len(said), common / len(wanted)
+    return 2 * precision * recall / (precision + recall)
+
+
 async def evaluate_conversation(
-    stack: Stack, sample: dict[str, Any], limit: int | None, chat: bool
+    stack: Stack, sample: dict[str, Any], limit: int | None, chat: bool, answers: bool = False
 ) -> list[dict[str, Any]]:
     """One result row per question of the conversation."""
     turns, dia_ids = conversation_turns(sample["conversation"])
@@ -103,6 +119,10 @@ async def evaluate_conversation(
             row["old"] = bool(evidence) and max(i for i, _ in evidence) < len(turns) - P4_TURNS
             row["tokens"] = bundle["total_tokens"]
             row["sections"] = {s["name"]: s["tokens"] for s in bundle["sections"]}
+            if answers:
+                answer = await timed_chat(client, PERSONA, qa["question"])
+                row["f1"] = token_f1(without_ref_markers(answer.done["answer"]), str(qa["answer"]))
+                row["answer_seconds"] = answer.total_s
             rows.append(row)
         return rows
 
@@ -131,14 +151,21 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "median_context_tokens": statistics.median(r["tokens"] for r in answerable),
         "token_share_by_section": {k: round(v, 3) for k, v in sections.items()},
         "adversarial_refused": share([r for r in rows if r["category"] == 5], "refused"),
+        "answer_f1": share(answerable, "f1"),
+        "answer_f1_by_category": {c: share(rs, "f1") for c, rs in sorted(by_category.items())},
+        "median_answer_seconds": statistics.median(r["answer_seconds"] for r in answerable)
+        if any("answer_seconds" in r for r in answerable)
+        else None,
     }
 
 
-async def evaluate(stack: Stack, limit: int | None, chat: bool) -> dict[str, Any]:
+async def evaluate(
+    stack: Stack, limit: int | None, chat: bool, answers: bool = False
+) -> dict[str, Any]:
     samples = json.loads(DATA.read_text())
     rows: list[dict[str, Any]] = []
     for sample in samples:
-        rows += await evaluate_conversation(stack, sample, limit, chat)
+        rows += await evaluate_conversation(stack, sample, limit, chat, answers)
     halves = {
         "tune": [r for r in rows if r["conversation"] in TUNE],
         "check": [r for r in rows if r["conversation"] not in TUNE],
@@ -151,9 +178,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="questions per conversation")
     parser.add_argument("--no-chat", action="store_true", help="skip the category-5 answers")
+    parser.add_argument("--answers", action="store_true", help="answer F1, categories 1-4")
+    reading_model.add_model_argument(parser)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as data_dir, own_stack(Path(data_dir)) as stack:
-        print(json.dumps(asyncio.run(evaluate(stack, args.limit, not args.no_chat)), indent=1))
+    with (
+        tempfile.TemporaryDirectory() as data_dir,
+        own_stack(Path(data_dir), model_file=args.model) as stack,
+    ):
+        evaluation = evaluate(stack, args.limit, not args.no_chat, args.answers)
+        reading_model.run(stack, evaluation, args.model)
 
 
 if __name__ == "__main__":

@@ -6,11 +6,10 @@ citation whose passage (the cited character range of the file) holds it; unanswe
 (a plausible span exists, but the text does not answer them) should be refused. Figures per
 half, split by a hash of the question id: `tune` and `check`.
 
-Run:  .venv/bin/python -m tests.benchmarks.squad2 [--limit N]
+Run:  .venv/bin/python -m tests.benchmarks.squad2 [--limit N] [--model FILE.gguf]
 """
 
 import argparse
-import asyncio
 import hashlib
 import json
 import re
@@ -23,6 +22,7 @@ import httpx
 
 from shared.launcher.stack import Stack
 from shared.text.citations import without_ref_markers
+from tests.benchmarks import reading_model
 from tests.benchmarks.chat_latency import timed_chat
 from tests.benchmarks.datasets import EVAL_DATA
 from tests.helpers import client_for_new_user, own_stack, upload, wait_for_status
@@ -118,9 +118,13 @@ async def evaluate(stack: Stack, limit: int | None) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="questions per half")
+    reading_model.add_model_argument(parser)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as data_dir, own_stack(Path(data_dir)) as stack:
-        print(json.dumps(asyncio.run(evaluate(stack, args.limit)), indent=1))
+    with (
+        tempfile.TemporaryDirectory() as data_dir,
+        own_stack(Path(data_dir), model_file=args.model) as stack,
+    ):
+        reading_model.run(stack, evaluate(stack, args.limit), args.model)
 
 
 if __name__ == "__main__":
