@@ -1,5 +1,7 @@
 """Errors that cross module boundaries and decide how the pipeline treats a failure."""
 
+from typing import Self
+
 # a service's exit status when it refuses to start (EX_CONFIG): its configuration, not a crash,
 # so the launcher does not restart it
 EXIT_REFUSED = 78
@@ -10,7 +12,22 @@ class PermanentError(Exception):
     what happened and what the user can do."""
 
 
-class ModelOutputError(PermanentError):
+class ModelFailure(Exception):
+    """A model call that failed. Its message is for the service's log (it may hold the
+    endpoint's address and error body); `model` and `role` are what the people told about it
+    need: which model, doing which work (shared.model_words says it in words)."""
+
+    def __init__(self, message: str, *, model: str = "", role: str = "") -> None:
+        super().__init__(message)
+        self.model, self.role = model, role
+
+    def named(self, model: str, role: str) -> Self:
+        """Fill in the model and role when whoever raised it did not know them."""
+        self.model, self.role = self.model or model, self.role or role
+        return self
+
+
+class ModelOutputError(ModelFailure, PermanentError):
     """The model's answer failed validation, also after one repair attempt."""
 
 
@@ -19,7 +36,12 @@ class ModelTooSlowError(ModelOutputError):
     so it is not retried (a role with an offline rule of the same kind falls back to it)."""
 
 
-class ModelUnavailableError(Exception):
+class ModelRequestRejectedError(ModelFailure, PermanentError):
+    """The endpoint refused the request itself (wrong key, unknown model, a request it cannot
+    serve); retrying the same request cannot help."""
+
+
+class ModelUnavailableError(ModelFailure):
     """The model endpoint did not answer usefully (timeouts, 429/5xx) after the client's own
     retries; transient, so the bus redelivers the message before the file fails."""
 

@@ -23,8 +23,9 @@ from shared.bus import LoopContext, publish_event, publish_progress, work_queue
 from shared.config import pipeline_settings
 from shared.contracts import Consumer, FileEvent, FileReady, Subject, TurnEvent
 from shared.db import files, turns
-from shared.errors import ConfigurationChanged, PermanentError
+from shared.errors import ConfigurationChanged, ModelFailure, PermanentError
 from shared.metrics.pipeline import count_step_failure, count_turn_failed, observe_file_row
+from shared.model_words import file_failure
 from shared.outages import is_outage, wait_for_infrastructure
 from shared.progress import ProgressThrottle, progress_event
 from shared.usage import WorkContext, calls_held, record_held_calls, working_on
@@ -89,6 +90,11 @@ class Work(ABC):
     async def fail(self, pool: asyncpg.Pool, broker: NatsBroker, reason: str) -> None:
         """The final failure of a step: the file fails, or the turn's journaling does."""
 
+    def reason(self, exc: Exception, tries: int) -> str:
+        """What the failure says about `exc`, the step's error on its last of `tries` runs: a
+        PermanentError's message is written for people; any other names its kind."""
+        return str(exc) if isinstance(exc, PermanentError) else f"{type(exc).__name__}: {exc}"
+
 
 @dataclass(frozen=True)
 class FileWork(Work):
@@ -107,6 +113,13 @@ class FileWork(Work):
         return await files.is_current_attempt(
             pool, user_id=event.user_id, file_id=event.file_id, attempt=event.attempt
         )
+
+    def reason(self, exc: Exception, tries: int) -> str:
+        """A model's failure in words a file's owner can act on (shared.model_words): the
+        model's address and error body stay in the service's log."""
+        if isinstance(exc, ModelFailure):
+            return file_failure(exc, tries)
+        return super().reason(exc, tries)
 
     async def fail(self, pool: asyncpg.Pool, broker: NatsBroker, reason: str) -> None:
         event = self.event
@@ -210,7 +223,8 @@ async def _run_once(
         await step(event, pool, broker)
     except PermanentError as exc:
         await record_held_calls()
-        await work.fail(pool, broker, str(exc))
+        logger.warning("%s failed for good: %s", work.describe(), exc)  # the whole error
+        await work.fail(pool, broker, work.reason(exc, tries=1))
 
 
 async def _failed_delivery(
@@ -224,7 +238,7 @@ async def _failed_delivery(
         logger.warning("delivery %d of %s failed: %r", deliveries, work.describe(), exc)
         raise NackMessage(delay=pipeline_settings().retry_delay_seconds * deliveries) from exc
     logger.error("giving up on %s after %d deliveries", work.describe(), deliveries, exc_info=exc)
-    await work.fail(pool, broker, f"{type(exc).__name__}: {exc}")
+    await work.fail(pool, broker, work.reason(exc, tries=deliveries))
 
 
 @contextmanager

@@ -27,6 +27,7 @@ from tests.helpers import (
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 LEAKED = "sk-proj-Zx81Kq0Pw3Lm7Nb2Vc5Tr9Yu"
+POD_TROUBLE = "upstream pod gpu-17.internal overloaded"  # a provider's own words
 
 
 def _leaky_cut(v: dict[str, str]) -> dict[str, Any]:
@@ -146,8 +147,10 @@ async def test_an_artisan_cut_that_stays_malformed_fails_the_file_clearly(
         failed = await wait_for_status(client, record["id"], "failed", timeout=60)
     finally:
         model_server.responder = answers
-    assert "invalid JSON" in failed["error_message"], failed["error_message"]
-    assert "compress" in failed["error_message"]
+    message = failed["error_message"]
+    model = await _model_of(client, record["id"], "compress")
+    assert f"needs the language model {model} (compressing), and it answered in a form" in message
+    _assert_told_plainly(message, model_server)
 
 
 def _prompt(request: dict[str, Any]) -> str:
@@ -177,8 +180,45 @@ async def test_a_model_that_never_answers_in_time_fails_the_file_clearly(
     finally:
         model_server.reset()  # no delay left for the next test
     message = failed["error_message"]
-    assert "did not finish the compress call within 1.5 s" in message, message
-    assert "ARTISAN_LLM_ROLES=answers" in message
+    model = await _model_of(client, record["id"], "compress")
+    assert f"language model {model} (compressing), and it took too long" in message, message
+    assert "choose a faster model" in message and "ARTISAN_LLM_ROLES=answers" in message
+    _assert_told_plainly(message, model_server)
+
+
+async def test_a_model_that_does_not_answer_fails_the_file_in_words(
+    client: httpx.AsyncClient, model_server: FakeModelServer
+) -> None:
+    """Every try of the classification (2 deliveries, each with the client's own retry) meets a
+    model that is down: the file says which model, doing what, and what to do about it."""
+    model_server.fail_with(503, body={"error": {"message": f"{POD_TROUBLE} (trace 9f3e)"}}, times=4)
+    try:
+        record = await upload(client, "down.md", documents.markdown() + "\nunique: down\n")
+        failed = await wait_for_status(client, record["id"], "failed", timeout=60)
+    finally:
+        model_server.reset()
+    message = failed["error_message"]
+    model = await _model_of(client, record["id"], "classify")
+    assert message.startswith(
+        f"Reading this file needs the language model {model} (classifying), and it did not"
+        " answer after 2 tries: it may be down or busy. Retry the file in a moment"
+    ), message
+    assert "Test connection in Settings" in message and "ARTISAN_LLM_ROLES=answers" in message
+    _assert_told_plainly(message, model_server)
+
+
+async def _model_of(client: httpx.AsyncClient, file_id: str, role: str) -> str:
+    """The model the file's `role` calls went to, as its model-call records name it."""
+    calls = (await client.get(f"/v1/files/{file_id}/model-calls")).json()["items"]
+    [model] = {c["model"] for c in calls if c["role"] == role}
+    return str(model)
+
+
+def _assert_told_plainly(message: str, model_server: FakeModelServer) -> None:
+    """A file's failure names no exception, no endpoint and none of the provider's words."""
+    assert "Error" not in message and "http" not in message, message
+    assert model_server.base_url not in message and "127.0.0.1" not in message
+    assert POD_TROUBLE not in message and "_2a" not in message
 
 
 async def test_turns_are_journaled_through_remote_models(client: httpx.AsyncClient) -> None:

@@ -1,11 +1,26 @@
 """Artisan Cut by a chat model: call 2A compresses, call 2B verifies against the source."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from shared.domain import ArtisanCut, TurnCut
+from shared.errors import ModelFailure
 from shared.prompts import load_prompt
 from shared.providers.base import ChatModel
 from shared.providers.llm.inputs import cut_json
 from shared.providers.llm.normalise import to_artisan_cut, to_turn_cut
 from shared.providers.llm.schemas import CutAnswer, TurnCutAnswer
+
+
+@contextmanager
+def _naming(chat: ChatModel, role: str) -> Iterator[None]:
+    """A cut the model left empty is refused by normalisation, which knows neither the model nor
+    the call; the file's failure names both, as for the chat model's own errors."""
+    try:
+        yield
+    except ModelFailure as exc:
+        exc.named(chat.model, role)
+        raise
 
 
 class LLMCompressor:
@@ -21,7 +36,8 @@ class LLMCompressor:
         answer = await self.chat.complete_json(
             role=self.role, system=system, user=user, schema=CutAnswer
         )
-        return to_artisan_cut(answer, title=title, text=text)
+        with _naming(self.chat, self.role):
+            return to_artisan_cut(answer, title=title, text=text)
 
     async def compress_turn(self, user_message: str, ai_response: str, persona: str) -> TurnCut:
         system, user = load_prompt("turn_cut_2a").render(
@@ -30,9 +46,10 @@ class LLMCompressor:
         answer = await self.chat.complete_json(
             role=self.role, system=system, user=user, schema=TurnCutAnswer
         )
-        return to_turn_cut(
-            answer, persona=persona, user_message=user_message, ai_response=ai_response
-        )
+        with _naming(self.chat, self.role):
+            return to_turn_cut(
+                answer, persona=persona, user_message=user_message, ai_response=ai_response
+            )
 
 
 class LLMVerifier:
@@ -50,7 +67,8 @@ class LLMVerifier:
         answer = await self.chat.complete_json(
             role=self.role, system=system, user=user, schema=CutAnswer
         )
-        return to_artisan_cut(answer, title=title, text=text)
+        with _naming(self.chat, self.role):
+            return to_artisan_cut(answer, title=title, text=text)
 
     async def verify_turn(
         self, user_message: str, ai_response: str, persona: str, cut: TurnCut
@@ -64,6 +82,7 @@ class LLMVerifier:
         answer = await self.chat.complete_json(
             role=self.role, system=system, user=user, schema=TurnCutAnswer
         )
-        return to_turn_cut(
-            answer, persona=persona, user_message=user_message, ai_response=ai_response
-        )
+        with _naming(self.chat, self.role):
+            return to_turn_cut(
+                answer, persona=persona, user_message=user_message, ai_response=ai_response
+            )

@@ -108,7 +108,8 @@ class OpenAICompatibleChat:
         try:
             return await self._accept(role, repaired, schema)
         except ValidationError as error:
-            raise ModelOutputError(self._invalid(role, repaired, error, budget)) from error
+            invalid = self._invalid(role, repaired, error, budget)
+            raise ModelOutputError(invalid, model=self.model, role=role) from error
 
     def _invalid(self, role: str, reply: _Reply, error: ValidationError, budget: int) -> str:
         if reply.cut_off:
@@ -192,7 +193,9 @@ class OpenAICompatibleChat:
             f"the model {self.model} did not finish the {role} call within {deadline:.3g} s"
             f" (reading its prompt and writing at most {budget} tokens at a slow CPU model's"
             " pace): choose a faster model, or let the offline rules do ingestion"
-            " (ARTISAN_LLM_ROLES=answers)"
+            " (ARTISAN_LLM_ROLES=answers)",
+            model=self.model,
+            role=role,
         )
 
     async def _create(self, messages: list[Message], schema: type[ModelT], budget: int) -> Any:

@@ -7,17 +7,14 @@ from typing import Any
 
 import openai
 
-from shared.errors import ModelUnavailableError, PermanentError
+from shared.errors import ModelRequestRejectedError, ModelUnavailableError
+
+__all__ = ["ModelRequestRejectedError"]  # raised here; its home is shared.errors
 
 # statuses the clients retry with back-off, and that stay transient after the last retry
 TRANSIENT_STATUSES = frozenset({408, 409, 429})
 _STATUS_PREFIX = re.compile(r"^Error code: \d+ - ")  # how the openai client words its messages
 _MAX_DETAIL = 300  # characters of an endpoint's error text kept in our message
-
-
-class ModelRequestRejectedError(PermanentError):
-    """The endpoint refused the request itself (wrong key, unknown model, a request it cannot
-    serve); retrying the same request cannot help."""
 
 
 @dataclass(frozen=True)
@@ -40,7 +37,9 @@ def is_transient_status(status: int | None) -> bool:
 def unavailable(endpoint: Endpoint, role: str, reason: str) -> ModelUnavailableError:
     return ModelUnavailableError(
         f"the model at {endpoint.base_url} did not answer the {role} call "
-        f"after {endpoint.attempts} attempts: {reason}"
+        f"after {endpoint.attempts} attempts: {reason}",
+        model=endpoint.model,
+        role=role,
     )
 
 
@@ -60,7 +59,8 @@ def rejected(endpoint: Endpoint, role: str, status: int, detail: str) -> ModelRe
         )
     else:
         message = f"{where} rejected the {role} request (HTTP {status})"
-    return ModelRequestRejectedError(f"{message}: {_short(detail)}" if detail else message)
+    full = f"{message}: {_short(detail)}" if detail else message
+    return ModelRequestRejectedError(full, model=endpoint.model, role=role)
 
 
 def from_openai_error(exc: openai.APIError, endpoint: Endpoint, role: str) -> Exception:
