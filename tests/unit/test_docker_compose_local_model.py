@@ -1,7 +1,8 @@
 """docker-compose.yml's local model (no Docker engine here: what Compose would resolve is resolved
 as it does): llama.cpp's server under the `local-model` profile alone, and the services' model
 settings unset unless an env file gives them — docker-compose.local-model.env, which points them
-at that server, its port, its /health and its /metrics, with values the services accept."""
+at that server, its port, its /health and its /metrics, and offers it in Settings as the local
+model on this machine, with values the services accept."""
 
 import re
 from typing import Any
@@ -89,6 +90,9 @@ def test_the_env_file_points_every_service_at_the_model_server(
     assert env_file["ARTISAN_MODEL_HEALTH_URL"] == f"{server}/health"
     assert env_file["ARTISAN_MODEL_METRICS_URL"] == f"{server}/metrics"
     assert env_file["ARTISAN_LLM_MODEL"] == option(args, "--alias")
+    # what Settings offers as the local model on this machine, as `artisan up --model` sets it
+    assert env_file["ARTISAN_MODEL_BASE_URL"] == f"{server}/v1"
+    assert env_file["ARTISAN_MODEL_ALIAS"] == option(args, "--alias")
     parallel = int(option(args, "--parallel"))
     assert int(env_file["ARTISAN_LLM_CONCURRENCY"]) == parallel
     # llama.cpp shares --ctx-size among its parallel requests
@@ -117,6 +121,8 @@ def test_the_services_accept_the_env_files_values(
     models, server = ModelSettings(), ModelServerSettings()
     assert models.remote_llm and not models.remote_ingestion  # answers by the model
     assert server.model_metrics_url and server.model_health_url
+    # Settings' one click gives the services the model they are already pointed at
+    assert (server.model_base_url, server.model_alias) == (models.llm_base_url, models.llm_model)
 
 
 def test_a_models_folder_stays_out_of_the_image() -> None:
