@@ -67,6 +67,9 @@ def test_every_service_is_pointed_at_it(objects: Objects) -> None:
     settings = of_kind(objects, "ConfigMap")["artisan-config"]["data"]
     assert settings["ARTISAN_LLM_BASE_URL"] == f"{address}/v1"
     assert settings["ARTISAN_MODEL_METRICS_URL"] == f"{address}/metrics"
+    # Settings offers the same server, under the name the services call it by
+    assert settings["ARTISAN_MODEL_BASE_URL"] == settings["ARTISAN_LLM_BASE_URL"]
+    assert settings["ARTISAN_MODEL_ALIAS"] == settings["ARTISAN_LLM_MODEL"]
     alias = env_sources(server)[option(args, "--alias").strip("$()")]["configMapKeyRef"]
     assert alias == {"name": "artisan-config", "key": "ARTISAN_LLM_MODEL"}  # one name for both
     assert settings["ARTISAN_LLM_ROLES"] == "answers"
