@@ -22,13 +22,26 @@ STEPS = {
     "verify": "verifying",
     "summarise": "summarising",
     "embed": "embedding",
+    "memory": "learning facts",  # a turn's memory facts
 }
 EMBED_ROLE = "embed"
-# Settings' choice that leaves reading files to the offline rules, and its setting's name for
-# an Artisan configured by its environment (Docker compose, Kubernetes)
-OFFLINE_READING = (
-    "let the offline rules read files: in Settings, set 'The model does' to"
-    " 'Answers; the offline rules read files' (ARTISAN_LLM_ROLES=answers)"
+
+
+def _offline_rules(work: str) -> str:
+    """Settings' choice that leaves `work` to the offline rules, and its setting's name for an
+    Artisan configured by its environment (Docker compose, Kubernetes). The choice's label
+    names files only, but it moves every ingestion role, a turn's journaling too."""
+    return (
+        f"let the offline rules {work}: in Settings, set 'The model does' to"
+        " 'Answers; the offline rules read files' (ARTISAN_LLM_ROLES=answers)"
+    )
+
+
+OFFLINE_READING = _offline_rules("read files")
+OFFLINE_JOURNALING = _offline_rules("journal turns")
+# what a failed turn still has: no one can retry its journaling, so the owner learns what it costs
+TURN_KEPT = (
+    "The turn itself is kept, but without its journal entry later conversations may not recall it"
 )
 
 
@@ -77,14 +90,27 @@ def model_of(exc: ModelFailure) -> str:
 def file_failure(exc: ModelFailure, tries: int) -> str:
     """Why a file failed on a model, after `tries` runs of its step: the model and its step,
     what happened, and what to do."""
+    said, fixes, retry_helps = _said(exc, tries, "Reading this file", OFFLINE_READING)
+    if retry_helps:
+        return f"{said} Retry the file in a moment; if it keeps failing, the {ADMIN} can {fixes}."
+    return f"{said} The {ADMIN} can {fixes}, then retry it."
+
+
+def turn_failure(exc: ModelFailure, tries: int) -> str:
+    """Why a turn's journaling failed on a model, after `tries` runs of its step: the model and
+    its step, what happened, what the turn keeps, and what the admin can do for the next ones."""
+    said, fixes, retry_helps = _said(exc, tries, "Journaling this turn", OFFLINE_JOURNALING)
+    if retry_helps:
+        return f"{said} {TURN_KEPT}; if turns keep failing, the {ADMIN} can {fixes}."
+    return f"{said} {TURN_KEPT}. The {ADMIN} can {fixes}."
+
+
+def _said(exc: ModelFailure, tries: int, work: str, offline: str) -> tuple[str, str, bool]:
+    """'<work> needs the language model M (step), and it <happened>.', the admin's fixes, and
+    whether a retry may help. The offline rules are offered for a language model's work only:
+    another embedder means re-embedding everything, not a fix for one file or turn."""
     failure = failure_of(exc, tries)
     step = STEPS.get(exc.role)
-    needs = f"Reading this file needs {model_of(exc)}" + (f" ({step})" if step else "")
-    # another embedder means re-embedding every file: not a fix to offer for one file
-    fixes = failure.fix if exc.role == EMBED_ROLE else f"{failure.fix}, or {OFFLINE_READING}"
-    if failure.retry_helps:
-        return (
-            f"{needs}, and it {failure.happened}. Retry the file in a moment; if it keeps"
-            f" failing, the {ADMIN} can {fixes}."
-        )
-    return f"{needs}, and it {failure.happened}. The {ADMIN} can {fixes}, then retry it."
+    needs = f"{work} needs {model_of(exc)}" + (f" ({step})" if step else "")
+    fixes = failure.fix if exc.role == EMBED_ROLE else f"{failure.fix}, or {offline}"
+    return f"{needs}, and it {failure.happened}.", fixes, failure.retry_helps

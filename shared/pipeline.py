@@ -25,7 +25,7 @@ from shared.contracts import Consumer, FileEvent, FileReady, Subject, TurnEvent
 from shared.db import files, turns
 from shared.errors import ConfigurationChanged, ModelFailure, PermanentError
 from shared.metrics.pipeline import count_step_failure, count_turn_failed, observe_file_row
-from shared.model_words import file_failure
+from shared.model_words import file_failure, turn_failure
 from shared.outages import is_outage, wait_for_infrastructure
 from shared.progress import ProgressThrottle, progress_event
 from shared.usage import WorkContext, calls_held, record_held_calls, working_on
@@ -90,9 +90,17 @@ class Work(ABC):
     async def fail(self, pool: asyncpg.Pool, broker: NatsBroker, reason: str) -> None:
         """The final failure of a step: the file fails, or the turn's journaling does."""
 
+    @abstractmethod
+    def model_failed(self, exc: ModelFailure, tries: int) -> str:
+        """A model's failure in words its owner can act on (shared.model_words)."""
+
     def reason(self, exc: Exception, tries: int) -> str:
         """What the failure says about `exc`, the step's error on its last of `tries` runs: a
-        PermanentError's message is written for people; any other names its kind."""
+        model's failure in words, since its message holds the model's address and error body
+        (they stay in the service's log); a PermanentError's message is written for people;
+        any other names its kind."""
+        if isinstance(exc, ModelFailure):
+            return self.model_failed(exc, tries)
         return str(exc) if isinstance(exc, PermanentError) else f"{type(exc).__name__}: {exc}"
 
 
@@ -114,12 +122,8 @@ class FileWork(Work):
             pool, user_id=event.user_id, file_id=event.file_id, attempt=event.attempt
         )
 
-    def reason(self, exc: Exception, tries: int) -> str:
-        """A model's failure in words a file's owner can act on (shared.model_words): the
-        model's address and error body stay in the service's log."""
-        if isinstance(exc, ModelFailure):
-            return file_failure(exc, tries)
-        return super().reason(exc, tries)
+    def model_failed(self, exc: ModelFailure, tries: int) -> str:
+        return file_failure(exc, tries)
 
     async def fail(self, pool: asyncpg.Pool, broker: NatsBroker, reason: str) -> None:
         event = self.event
@@ -143,6 +147,9 @@ class TurnWork(Work):
     async def is_current(self, pool: asyncpg.Pool) -> bool:
         """The turn still exists (its journaling re-runs only by a new attempt)."""
         return await turns.turn_exists(pool, user_id=self.event.user_id, turn_id=self.event.turn_id)
+
+    def model_failed(self, exc: ModelFailure, tries: int) -> str:
+        return turn_failure(exc, tries)
 
     async def fail(self, pool: asyncpg.Pool, broker: NatsBroker, reason: str) -> None:
         if await turns.mark_journal_failed(

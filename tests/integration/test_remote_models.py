@@ -1,7 +1,7 @@
 """The pipeline through remote models: the real openai and voyageai clients talk to a local
 server that speaks their wire formats, for every model-driven stage of every service. Turns go
 into the journal through them too: a model that leaks a secret is redacted or refused, and a
-model that keeps answering nonsense fails the turn with the reason."""
+model that keeps answering nonsense or does not answer fails the turn, saying so in words."""
 
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -215,7 +215,7 @@ async def _model_of(client: httpx.AsyncClient, file_id: str, role: str) -> str:
 
 
 def _assert_told_plainly(message: str, model_server: FakeModelServer) -> None:
-    """A file's failure names no exception, no endpoint and none of the provider's words."""
+    """A failure names no exception, no endpoint and none of the provider's words."""
     assert "Error" not in message and "http" not in message, message
     assert model_server.base_url not in message and "127.0.0.1" not in message
     assert POD_TROUBLE not in message and "_2a" not in message
@@ -258,15 +258,43 @@ async def test_turns_are_journaled_through_remote_models(client: httpx.AsyncClie
     ]
 
 
-async def test_a_model_that_keeps_answering_nonsense_fails_the_turn_with_the_reason(
-    client: httpx.AsyncClient,
+async def test_a_model_that_keeps_answering_nonsense_fails_the_turn_in_words(
+    client: httpx.AsyncClient, model_server: FakeModelServer
 ) -> None:
-    [record] = await import_turns(
-        client, [{"persona": "kirby", "user_message": "BROKEN facts", "ai_response": "Hm."}]
-    )
+    message = await _failed_journaling(client, "BROKEN facts")
+    model = model_server.chat_requests[-1].json["model"]
+    assert message.startswith(
+        f"Journaling this turn needs the language model {model} (learning facts), and it"
+        " answered in a form Artisan could not use. The turn itself is kept"
+    ), message
+    _assert_told_plainly(message, model_server)
+    assert (await client.get("/v1/journal")).json()["items"] == []
+
+
+async def test_a_model_that_does_not_answer_fails_the_turn_in_words(
+    client: httpx.AsyncClient, model_server: FakeModelServer
+) -> None:
+    """Every try of the turn's cut (2 deliveries, each with the client's own retry) fails."""
+    model_server.fail_with(503, body={"error": {"message": f"{POD_TROUBLE} (trace 9f3e)"}}, times=4)
+    try:
+        message = await _failed_journaling(client, "Shall we hire in Q3?")
+        model = model_server.chat_requests[-1].json["model"]
+    finally:
+        model_server.reset()
+    assert message.startswith(
+        f"Journaling this turn needs the language model {model} (compressing), and it did not"
+        " answer after 2 tries: it may be down or busy. The turn itself is kept"
+    ), message
+    assert "Test connection in Settings" in message and "ARTISAN_LLM_ROLES=answers" in message
+    _assert_told_plainly(message, model_server)
+
+
+async def _failed_journaling(client: httpx.AsyncClient, user_message: str) -> str:
+    """Import a turn, see its journaling fail, and return the reason the turn shows."""
+    turn = {"persona": "kirby", "user_message": user_message, "ai_response": "Hm."}
+    [record] = await import_turns(client, [turn])
     with pytest.raises(AssertionError, match="failed to journal"):
         await wait_journaled(client, [record["id"]], timeout=60)
-    turn = (await client.get(f"/v1/turns/{record['id']}")).json()
-    assert turn["journal_status"] == "failed"
-    assert "memory call with invalid JSON" in turn["journal_error"]
-    assert (await client.get("/v1/journal")).json()["items"] == []
+    failed = (await client.get(f"/v1/turns/{record['id']}")).json()
+    assert failed["journal_status"] == "failed"
+    return str(failed["journal_error"])
