@@ -63,7 +63,9 @@ def content_words(text: str) -> list[str]:
 
 @lru_cache(maxsize=100_000)
 def stem(word: str) -> str:
-    """A light suffix-stripping stem: 'pricing', 'prices' and 'price' all give 'pric'."""
+    """A light suffix-stripping stem: 'pricing', 'prices' and 'price' all give 'pric'; a
+    possessive is its noun ("canada's" is 'canada')."""
+    word = word.removesuffix("'s")
     if len(word) <= _MIN_STEM or not word.isalpha():
         return word
     for suffix, replacement in _SUFFIXES:

@@ -63,6 +63,12 @@ def test_no_answer_when_the_best_sentence_lacks_the_asked_kind_or_the_names() ->
     assert quotes("When did William sign the treaty?", dated) == [dated]
 
 
+def test_a_name_said_in_the_possessive_is_still_named() -> None:
+    passage = "As of October 2007, Canada's national unemployment rate of 5.9% was its lowest."
+    assert quotes("What is Canada's national unemployment rate?", passage) == [passage]
+    assert quotes("What is Canada’s national unemployment rate?", passage) == [passage]
+
+
 def test_hard_wrapped_lines_stay_one_sentence() -> None:
     passage = "We moved to usage tiers because our largest\ncustomers wanted predictable bills."
     assert quotes("Why did we move to usage tiers?", passage) == [passage]
