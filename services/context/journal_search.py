@@ -135,29 +135,35 @@ async def salient_in_window(
     return [row["turn_id"] for row in rows]
 
 
-# each of turns $2's neighbour in time in the user's journal: the next turn ({order} ASC, `>`)
-# or the one before ({order} DESC, `<`); one index probe per turn (journal_user_created_idx)
-_NEIGHBOUR = """
-    SELECT h.turn_id AS hit, n.turn_id AS neighbour
+# each of turns $2 with its neighbours in time in the user's journal, the turn just after and
+# the one just before; one index probe each (journal_user_created_idx), in one round trip
+_NEIGHBOURS = """
+    SELECT h.turn_id AS hit, after.turn_id AS next, before.turn_id AS previous
     FROM journal h
-    CROSS JOIN LATERAL (SELECT m.turn_id FROM journal m
-                        WHERE m.user_id = h.user_id AND m.created_at {side} h.created_at
-                        ORDER BY m.created_at {order}, m.turn_id {order} LIMIT 1) AS n
+    LEFT JOIN LATERAL (SELECT m.turn_id FROM journal m
+                       WHERE m.user_id = h.user_id AND m.created_at > h.created_at
+                       ORDER BY m.created_at, m.turn_id LIMIT 1) AS after ON true
+    LEFT JOIN LATERAL (SELECT m.turn_id FROM journal m
+                       WHERE m.user_id = h.user_id AND m.created_at < h.created_at
+                       ORDER BY m.created_at DESC, m.turn_id DESC LIMIT 1) AS before ON true
     WHERE h.user_id = $1 AND h.turn_id = ANY($2::uuid[])
 """
-_NEXT = _NEIGHBOUR.format(side=">", order="ASC")
-_PREVIOUS = _NEIGHBOUR.format(side="<", order="DESC")
 
 
 async def neighbours(
-    conn: Conn, *, user_id: UUID, turn_ids: Sequence[UUID], after: bool
-) -> list[UUID]:
-    """The turn just after (or before) each of `turn_ids`, in their order: in a conversation
-    the answer to a turn's question is often the next turn, whose own words need not repeat it
-    ("How did you feel watching the meteor shower?" — "In awe of the universe")."""
-    rows = await conn.fetch(_NEXT if after else _PREVIOUS, user_id, list(turn_ids))
-    found = {row["hit"]: row["neighbour"] for row in rows}
-    return [found[turn_id] for turn_id in turn_ids if turn_id in found]
+    conn: Conn, *, user_id: UUID, turn_ids: Sequence[UUID]
+) -> tuple[list[UUID], list[UUID]]:
+    """The turns just after and just before each of `turn_ids`, in their order: in a
+    conversation the answer to a turn's question is often the next turn, whose own words need
+    not repeat it ("How did you feel watching the meteor shower?" — "In awe of the universe")."""
+    if not turn_ids:
+        return [], []
+    rows = {row["hit"]: row for row in await conn.fetch(_NEIGHBOURS, user_id, list(turn_ids))}
+    around = [rows[turn_id] for turn_id in turn_ids if turn_id in rows]
+    return (
+        [row["next"] for row in around if row["next"] is not None],
+        [row["previous"] for row in around if row["previous"] is not None],
+    )
 
 
 async def first_conversation_day(conn: Conn, *, user_id: UUID) -> datetime | None:

@@ -92,10 +92,8 @@ async def rankings(
         conn, user_id=user_id, terms=terms, exclude=exclude, limit=depth
     )
     found: list[tuple[Ranking, float]] = [(lexical, 1.0)]
-    for after, weight in ((True, NEXT_TURN_WEIGHT), (False, PREVIOUS_TURN_WEIGHT)):
-        around = await journal_search.neighbours(
-            conn, user_id=user_id, turn_ids=lexical, after=after
-        )
+    after, before = await journal_search.neighbours(conn, user_id=user_id, turn_ids=lexical)
+    for around, weight in ((after, NEXT_TURN_WEIGHT), (before, PREVIOUS_TURN_WEIGHT)):
         found.append(([turn_id for turn_id in around if turn_id not in loaded], weight))
     if vector is not None and vector_weight > 0:
         nearest = await queries.nearest_journal(
