@@ -222,6 +222,11 @@ class ModelSettings(_ArtisanSettings):
 
     @property
     def remote_ingestion(self) -> bool:
+    model_hosts_allowed: str = Field(
+        "",
+        description="the only hosts (`ollama,10.0.0.5:8000`) the admin may point models at;"
+        " empty: any but link-local and metadata ones (docs/trust-model.md)",
+    )
         """The chat model also classifies, chunks, cuts, summarises and learns facts."""
         return self.remote_llm and self.llm_roles == "all"
 

@@ -9,9 +9,11 @@ import asyncpg
 from faststream.nats import NatsBroker
 
 from shared.bus import publish_event
+from shared.config import ModelSettings, model_settings
 from shared.contracts import ChunkEvent, Subject, TurnCompressed
 from shared.db import chunks, files, turns
 from shared.db.embedding_space import switch_space
+from shared.model_hosts import ModelHostRefused, allowed_hosts, checked_host, endpoints_of
 from shared.pipeline import announce
 
 
@@ -33,13 +35,28 @@ def chunk_subject(chunk: asyncpg.Record) -> Subject:
     return Subject.CHUNK_COMPRESSED
 
 
-async def reopen_for_space(conn: asyncpg.Connection, *, model: str, dimension: int) -> Reembedding:
+async def reopen_for_space(
+    conn: asyncpg.Connection, *, model: str, dimension: int, settings: ModelSettings | None = None
+) -> Reembedding:
     """Inside the caller's transaction: switch the space and reopen every ready file and
-    journaled turn (their texts, cuts and summaries stay)."""
+    journaled turn (their texts, cuts and summaries stay). Every text goes to the embedder of
+    `settings` (default: the ones in use), so one the model-host rules refuse is not used."""
+    refuse_unless_allowed(settings or model_settings())
     await switch_space(conn, model=model, dimension=dimension)
     reopened = await files.reopen_ready_files(conn)
     to_embed = await chunks.chunks_of_files(conn, file_ids=[row["id"] for row in reopened])
     return Reembedding(reopened, to_embed, await turns.reopen_journaled_turns(conn))
+
+
+def refuse_unless_allowed(settings: ModelSettings) -> None:
+    """Raises ModelHostRefused when the embeddings endpoint breaks the model-host rules: also
+    one saved before the operator set ARTISAN_MODEL_HOSTS_ALLOWED (names resolve on save)."""
+    url = endpoints_of(settings).get("embeddings")
+    if url:
+        try:
+            checked_host(url, allowed_hosts(settings.model_hosts_allowed))
+        except ModelHostRefused as refused:
+            raise ModelHostRefused(f"Not re-embedding: the embeddings base URL {refused}") from None
 
 
 async def queue_reembedding(broker: NatsBroker, work: Reembedding) -> None:

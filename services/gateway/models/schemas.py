@@ -2,12 +2,12 @@
 No response carries a key: only whether one is set."""
 
 from typing import Annotated, Literal
-from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr
 
 from services.gateway.errors import storable
 from shared.config import EmbedProvider, LlmRoles
+from shared.model_hosts import Network, checked_host
 
 MAX_URL_CHARS = 2000
 MAX_MODEL_CHARS = 200
@@ -15,19 +15,12 @@ MAX_KEY_CHARS = 1000
 
 
 def endpoint_url(value: str) -> str:
-    """An http(s) address with a host, or "" (none); a key inside it is refused."""
+    """An http(s) address with a host, or "" (none): no key inside it, and no link-local or cloud
+    metadata address (shared/model_hosts.py; its name is resolved when saved or tested)."""
     value = storable(value.strip())
     if not value:
         return ""
-    parts = urlsplit(value)
-    if (
-        parts.scheme not in ("http", "https")
-        or not parts.hostname
-        or any(c.isspace() for c in value)
-    ):
-        raise ValueError("must be an http:// or https:// address, e.g. https://api.openai.com/v1")
-    if parts.username or parts.password:
-        raise ValueError("must not hold a user or password: put the key in the API key field")
+    checked_host(value)
     return value.rstrip("/")
 
 
@@ -162,12 +155,34 @@ class ModelSettingsView(BaseModel):
     minilm_installed: bool = Field(description="the offline MiniLM embedder can be chosen")
     embedding_space: EmbeddingSpace | None = None
     reembedding: int = Field(0, description="files this save sent to be re-embedded")
+    llm_network: Network | None = Field(
+        None,
+        description="where the chat endpoint is: loopback (this machine), private (a private"
+        " network), public, or unresolved (its name does not resolve now); null offline",
+    )
+    embed_network: Network | None = Field(
+        None, description="where a remote embeddings endpoint is, as llm_network; null offline"
+    )
 
 
 class CheckResult(BaseModel):
+    """A summary of what the endpoint answered, never its body (it may be anything)."""
+
     ok: bool
     message: str = Field(description="what happened, and what to do if it failed")
     latency_ms: int | None = None
+    network: Network | None = Field(
+        None, description="loopback, private, public or unresolved; null when nothing is tested"
+    )
+    status_code: int | None = Field(None, description="the endpoint's HTTP status, if it answered")
+    spoke_openai: bool | None = Field(
+        None,
+        description="it answered in the wire format expected (OpenAI-compatible chat or"
+        " embeddings); null when it did not answer",
+    )
+    models: list[str] = Field(
+        default_factory=list, description="models the endpoint lists (GET /models), at most 20"
+    )
 
 
 class ConnectionReport(BaseModel):

@@ -10,6 +10,7 @@ from fastapi import HTTPException
 from faststream.nats import NatsBroker
 from pydantic import SecretStr
 
+from services.gateway.models import endpoints
 from services.gateway.models.schemas import (
     EmbeddingSpace,
     LocalModel,
@@ -49,6 +50,7 @@ NO_SECRETS_KEY = (
 async def view(conn: asyncpg.Connection | asyncpg.Pool, reembedding: int = 0) -> ModelSettingsView:
     current = SavedModels.of(model_settings())
     space = await conn.fetchrow("SELECT model, dimension FROM embedding_space")
+    where = await endpoints.shown(model_settings())
     return ModelSettingsView(
         llm_base_url=current.llm_base_url,
         llm_model=current.llm_model,
@@ -70,6 +72,8 @@ async def view(conn: asyncpg.Connection | asyncpg.Pool, reembedding: int = 0) ->
         if space
         else None,
         reembedding=reembedding,
+        llm_network=where.get("chat"),
+        embed_network=where.get("embeddings"),
     )
 
 
@@ -138,9 +142,11 @@ async def save(
     """Store the models, switch the embedding space if they embed differently (re-embedding what
     is stored, once confirmed); every service hears of it (shared/live_models.py)."""
     models = candidate(update)
+    settings = effective(models)
+    await endpoints.vetted(settings)  # a 422 before anything is stored or re-embedded
     if (models.llm_api_key or models.embed_api_key) and not can_seal():
         raise HTTPException(409, NO_SECRETS_KEY)
-    model, dimension = new_space(effective(models))
+    model, dimension = new_space(settings)
     reembedding = None
     async with pool.acquire() as conn, conn.transaction():
         space = await conn.fetchrow("SELECT model, dimension FROM embedding_space FOR UPDATE")
@@ -148,7 +154,9 @@ async def save(
             if not await has_vectors(conn):
                 await switch_space(conn, model=model, dimension=dimension)  # nothing to redo
             elif update.reembed:
-                reembedding = await reopen_for_space(conn, model=model, dimension=dimension)
+                reembedding = await reopen_for_space(
+                    conn, model=model, dimension=dimension, settings=settings
+                )
             else:
                 raise HTTPException(409, await _reembed_needed(conn, space, model, dimension))
         version = await saved_models.save(conn, models, updated_by=user.id)

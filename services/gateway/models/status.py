@@ -5,6 +5,7 @@ finds the passages, and whether the chat model answers at all right now."""
 from urllib.parse import urlsplit
 
 from services.gateway.models import probe
+from services.gateway.models.endpoints import refusals
 from services.gateway.models.schemas import (
     ChatModelStatus,
     EmbedderStatus,
@@ -77,7 +78,8 @@ async def status(user: User) -> ModelStatus:
         "source": source(),
         "can_configure": user.is_admin,
         "weather_tool": settings.weather_tool,
-        "problems": _unreadable_keys(),
+        # the allowed hosts are the operator's to tell, so only the admin reads them
+        "problems": [*_unreadable_keys(), *(refusals(settings) if user.is_admin else [])],
     }
     if not settings.remote_llm:
         return ModelStatus(

@@ -9,6 +9,7 @@ from fastapi import APIRouter
 
 from services.gateway.auth import AdminUser, CurrentUser
 from services.gateway.deps import Broker, Pool
+from services.gateway.models import endpoints
 from services.gateway.models import setup as model_setup
 from services.gateway.models.connection_test import check_connection
 from services.gateway.models.schemas import (
@@ -53,7 +54,11 @@ async def get_model_settings(admin: AdminUser, pool: Pool) -> ModelSettingsView:
             "description": "the embedding model changes and what is stored must be re-embedded"
             ' first (send "reembed": true), or no secrets key to store a key with',
         },
-        422: {"model": ErrorResponse},
+        422: {
+            "model": ErrorResponse,
+            "description": "an invalid setting, or a model address the rules refuse (link-local,"
+            " cloud metadata, or a host ARTISAN_MODEL_HOSTS_ALLOWED does not name)",
+        },
     },
 )
 async def put_model_settings(
@@ -70,8 +75,10 @@ async def put_model_settings(
 )
 async def check_model_settings(update: ModelSettingsUpdate, admin: AdminUser) -> ConnectionReport:
     """One tiny real call to each model these settings name (a saved key is used where the
-    update leaves it out); nothing is saved. Each check ends within about 12 s."""
+    update leaves it out); nothing is saved. Each check ends within about 12 s and says what
+    happened (status, format, models listed, latency, network), never what the endpoint wrote."""
     models = model_setup.candidate(update)
     settings = model_setup.effective(models)
+    await endpoints.vetted(settings)  # an address refused on save is a 422 here too
     model_setup.new_space(settings)  # a choice that cannot run at all is a 422, as on save
     return await check_connection(settings)

@@ -72,8 +72,9 @@ def from_openai_error(exc: openai.APIError, endpoint: Endpoint, role: str) -> Ex
     if isinstance(exc, openai.APIStatusError):
         detail = _STATUS_PREFIX.sub("", exc.message)  # we name the status ourselves
         if is_transient_status(exc.status_code):
-            return unavailable(endpoint, role, f"HTTP {exc.status_code} {_short(detail)}")
-        return rejected(endpoint, role, exc.status_code, detail)
+            failed = unavailable(endpoint, role, f"HTTP {exc.status_code} {_short(detail)}")
+            return with_status(failed, exc.status_code)
+        return with_status(rejected(endpoint, role, exc.status_code, detail), exc.status_code)
     # e.g. a response body the client could not parse: the endpoint misbehaved this time
     return unavailable(endpoint, role, _short(str(exc)))
 
@@ -91,9 +92,16 @@ def from_voyage_error(exc: Exception, endpoint: Endpoint, role: str) -> Exceptio
         status = 401  # also raised before any request when no key is configured
     detail = str(getattr(exc, "user_message", None) or exc)
     if status is not None and 400 <= status < 500 and not is_transient_status(status):
-        return rejected(endpoint, role, status, detail)
+        return with_status(rejected(endpoint, role, status, detail), status)
     label = f"HTTP {status} " if status else ""
-    return unavailable(endpoint, role, f"{label}{_short(detail)}")
+    return with_status(unavailable(endpoint, role, f"{label}{_short(detail)}"), status)
+
+
+def with_status(error: Exception, status: int | None) -> Exception:
+    """The endpoint's HTTP status kept on the error, for whoever tells of it without the
+    endpoint's text (Settings' Test connection): a cause is not always kept on the way up."""
+    error.http_status = status  # type: ignore[attr-defined]
+    return error
 
 
 def voyage_is_transient(exc: BaseException) -> bool:

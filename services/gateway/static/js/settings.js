@@ -212,13 +212,22 @@ async function testConnection() {
   }
 }
 
+// where a model endpoint is: every user's text goes there (docs/trust-model.md)
+const NETWORK_NOTES = {
+  loopback: "On this machine (loopback).",
+  private: "On a private network.",
+  unresolved: "Its name does not resolve from this server now.",
+};
+
 function checkLine(what, check) {
+  const where = NETWORK_NOTES[check.network];
   return el(
     "p",
     { class: check.ok ? "check ok" : "check failed" },
     el("span", { "aria-hidden": "true" }, check.ok ? "✓ " : "✗ "),
     el("strong", {}, `${what}: `),
     check.message,
+    where ? el("span", { class: "muted network-note" }, ` ${where}`) : null,
   );
 }
 
