@@ -62,6 +62,13 @@ class FileList(BaseModel):
     items: list[FileRecord]
 
 
+class FilePage(BaseModel):
+    items: list[FileRecord] = Field(description="newest first (uploaded_at, then id)")
+    next: str | None = Field(
+        description="pass as `before` for the next (older) page; null on the last page"
+    )
+
+
 class ChunkRecord(BaseModel):
     """A logical section of a file; the Artisan Cut fields are null for factual chunks."""
 

@@ -91,13 +91,9 @@ def user_state(pool: asyncpg.Pool, user_id: UUID) -> StateLoader:
         watched = progress.unfinished()
         if signal is Signal.IDLE and not watched:
             return []  # nothing running that a lost event could leave stuck
-        rows = await files.list_files(pool, user_id=user_id)
+        rows = await files.followed_files(pool, user_id=user_id, ids=watched)
         for gone in watched - {row["id"] for row in rows}:
             progress.forget(gone)
-        return [
-            progress_event(row)
-            for row in reversed(rows)  # oldest first, the order they were uploaded
-            if row["status"] == "processing" or row["id"] in watched
-        ]
+        return [progress_event(row) for row in rows]  # oldest first, as they were uploaded
 
     return load

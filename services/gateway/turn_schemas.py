@@ -157,9 +157,12 @@ class InstructionList(BaseModel):
     items: list[JournalEntry]
 
 
+FactKind = Literal["user", "company"]
+
+
 class MemoryFactRecord(BaseModel):
     id: UUID
-    kind: Literal["user", "company"]
+    kind: FactKind
     fact: str
     confidence: float = Field(gt=0.8, le=1)
     turn_id: UUID = Field(description="the turn it was learned from")
@@ -171,8 +174,11 @@ class MemoryFactRecord(BaseModel):
         return cls(**{**fields, "confidence": round(float(row["confidence"]), 4)})
 
 
-class MemoryList(BaseModel):
-    items: list[MemoryFactRecord]
+class MemoryPage(BaseModel):
+    items: list[MemoryFactRecord] = Field(description="newest first")
+    next: str | None = Field(
+        description="pass as `before` for the next (older) page; null on the last page"
+    )
 
 
 class MemoryExport(BaseModel):

@@ -12,7 +12,7 @@ from uuid import UUID
 
 import asyncpg
 
-from shared.db.cursors import Cursor, Page, page_of
+from shared.db.cursors import Cursor, Page, page_of, start_of
 from shared.text.words import shorten
 
 Conn = asyncpg.Connection | asyncpg.Pool
@@ -147,14 +147,14 @@ async def list_conversations(
               AND ($3::text IS NULL
                    OR strpos(lower(coalesce(c.title, '')), lower($3)) > 0
                    OR c.id IN (SELECT conversation_id FROM found))
-              AND ($4::timestamptz IS NULL OR (c.updated_at, c.id) < ($4, $5::uuid))
+              AND (c.updated_at, c.id) < ($4, $5)
             ORDER BY c.updated_at DESC, c.id DESC
             LIMIT $6""",
         user_id,
         persona,
         query,
-        before.created_at if before else None,
-        before.id if before else None,
+        start_of(before).created_at,
+        start_of(before).id,
         limit + 1,
     )
     return page_of(list(rows), limit, "id", time_column="updated_at")

@@ -1,10 +1,13 @@
 """Opaque page cursors over (created_at, id): newest first, stable under concurrent inserts."""
 
 import base64
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
+
+import asyncpg
 
 
 class InvalidCursor(ValueError):
@@ -28,11 +31,24 @@ class Cursor:
             parsed = datetime.fromisoformat(created_at)
             if parsed.tzinfo is None:
                 raise ValueError("naive time")
-            return cls(parsed, UUID(row_id))
-        except ValueError as exc:
+            # in UTC here: a made-up time at the edge of the calendar overflows now, not in the
+            # database driver
+            return cls(parsed.astimezone(UTC), UUID(row_id))
+        except (ValueError, OverflowError) as exc:
             raise InvalidCursor(
                 f"Invalid cursor {value!r}: pass the `next` value of the previous page as `before`."
             ) from exc
+
+
+# Sorts above every row: a first page is read as `(created_at, id) < FIRST_PAGE`, so every page
+# is one index range, and the same statement (a plan cached for `$2 IS NULL OR …` could only
+# filter, reading every row above a later page before it)
+FIRST_PAGE = Cursor(datetime.max.replace(tzinfo=UTC), UUID(int=(1 << 128) - 1))
+
+
+def start_of(before: Cursor | None) -> Cursor:
+    """Where a page starts: below `before`, or (no cursor) above every row."""
+    return before or FIRST_PAGE
 
 
 @dataclass(frozen=True)
@@ -52,3 +68,21 @@ def page_of(
         return Page(items=items, next=None)
     last = items[-1]
     return Page(items=items, next=Cursor(last[time_column], last[id_column]).encode())
+
+
+async def fetch_page(
+    conn: asyncpg.Connection | asyncpg.Pool,
+    sql: str,
+    *,
+    user_id: UUID,
+    limit: int,
+    before: Cursor | None,
+    args: Sequence[Any] = (),
+    id_column: str = "id",
+    time_column: str = "created_at",
+) -> Page:
+    """One page of `sql`, which takes $1 the user, ($2, $3) the start, $4 the limit (one more
+    row than the page, to know whether another follows), then `args`."""
+    start = start_of(before)
+    rows = await conn.fetch(sql, user_id, start.created_at, start.id, limit + 1, *args)
+    return page_of(list(rows), limit, id_column, time_column=time_column)

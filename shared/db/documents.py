@@ -9,6 +9,8 @@ from uuid import UUID
 
 import asyncpg
 
+from shared.db.cursors import Cursor, Page, fetch_page
+
 Conn = asyncpg.Connection | asyncpg.Pool
 
 DOCUMENT_COLUMNS = "id, user_id, kind, title, file_id, filename, turn_id, created_at"
@@ -57,11 +59,19 @@ async def insert_document(conn: Conn, document: NewDocument) -> asyncpg.Record:
     )
 
 
-async def list_documents(conn: Conn, *, user_id: UUID) -> list[asyncpg.Record]:
-    return await conn.fetch(
+async def list_documents(
+    conn: Conn, *, user_id: UUID, limit: int = 100, before: Cursor | None = None
+) -> Page:
+    """The user's documents, newest first; `before` continues after a previous page."""
+    return await fetch_page(
+        conn,
         f"""SELECT {DOCUMENT_COLUMNS}, jsonb_array_length(items) AS item_count FROM documents
-            WHERE user_id = $1 ORDER BY created_at DESC, id DESC""",
-        user_id,
+            WHERE user_id = $1 AND (created_at, id) < ($2, $3)
+            ORDER BY created_at DESC, id DESC
+            LIMIT $4""",
+        user_id=user_id,
+        limit=limit,
+        before=before,
     )
 
 

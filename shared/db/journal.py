@@ -6,7 +6,7 @@ from uuid import UUID
 import asyncpg
 import numpy as np
 
-from shared.db.cursors import Cursor, Page, page_of
+from shared.db.cursors import Cursor, Page, fetch_page
 from shared.domain import TurnCut
 
 Conn = asyncpg.Connection | asyncpg.Pool
@@ -74,18 +74,17 @@ async def list_journal(
     conn: Conn, *, user_id: UUID, limit: int = 20, before: Cursor | None = None
 ) -> Page:
     """The user's journal, newest first; `before` continues after a previous page."""
-    rows = await conn.fetch(
+    return await fetch_page(
+        conn,
         f"""SELECT {JOURNAL_COLUMNS} FROM journal
-            WHERE user_id = $1
-              AND ($2::timestamptz IS NULL OR (created_at, turn_id) < ($2, $3::uuid))
+            WHERE user_id = $1 AND (created_at, turn_id) < ($2, $3)
             ORDER BY created_at DESC, turn_id DESC
             LIMIT $4""",
-        user_id,
-        before.created_at if before else None,
-        before.id if before else None,
-        limit + 1,
+        user_id=user_id,
+        limit=limit,
+        before=before,
+        id_column="turn_id",
     )
-    return page_of(list(rows), limit, "turn_id")
 
 
 async def list_instructions(

@@ -8,6 +8,7 @@ from uuid import UUID
 
 import asyncpg
 
+from shared.db.cursors import Cursor, Page, fetch_page
 from shared.domain import MemoryFact
 
 Conn = asyncpg.Connection | asyncpg.Pool
@@ -72,6 +73,30 @@ async def list_facts(conn: Conn, *, user_id: UUID, kind: str | None = None) -> l
             ORDER BY kind DESC, created_at, id""",
         user_id,
         kind,
+    )
+
+
+async def list_fact_page(
+    conn: Conn,
+    *,
+    user_id: UUID,
+    limit: int = 100,
+    before: Cursor | None = None,
+    kind: str | None = None,
+) -> Page:
+    """The user's facts (of one kind, if given), newest first; `before` continues after a
+    previous page."""
+    return await fetch_page(
+        conn,
+        f"""SELECT {FACT_COLUMNS} FROM memory_facts
+            WHERE user_id = $1 AND (created_at, id) < ($2, $3)
+              AND ($5::text IS NULL OR kind = $5)
+            ORDER BY created_at DESC, id DESC
+            LIMIT $4""",
+        user_id=user_id,
+        limit=limit,
+        before=before,
+        args=[kind],
     )
 
 

@@ -10,7 +10,7 @@ from uuid import UUID
 import asyncpg
 
 from shared.db import conversations
-from shared.db.cursors import Cursor, Page, page_of
+from shared.db.cursors import Cursor, Page, fetch_page
 
 Conn = asyncpg.Connection | asyncpg.Pool
 
@@ -135,20 +135,19 @@ async def list_turns(
 ) -> Page:
     """The user's turns (of one conversation, if given), newest first; `before` continues
     after a previous page."""
-    rows = await conn.fetch(
+    # its own statement, so that a cached plan reads superjournal_conversation_idx for it
+    in_conversation = "AND conversation_id = $5" if conversation_id else ""
+    return await fetch_page(
+        conn,
         f"""SELECT {TURN_COLUMNS} FROM superjournal
-            WHERE user_id = $1
-              AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3::uuid))
-              AND ($5::uuid IS NULL OR conversation_id = $5)
+            WHERE user_id = $1 AND (created_at, id) < ($2, $3) {in_conversation}
             ORDER BY created_at DESC, id DESC
             LIMIT $4""",
-        user_id,
-        before.created_at if before else None,
-        before.id if before else None,
-        limit + 1,
-        conversation_id,
+        user_id=user_id,
+        limit=limit,
+        before=before,
+        args=[conversation_id] if conversation_id else [],
     )
-    return page_of(list(rows), limit, "id")
 
 
 async def set_starred(

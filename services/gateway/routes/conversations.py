@@ -23,7 +23,7 @@ from services.gateway.conversation_schemas import (
 )
 from services.gateway.deps import MAX_ID_CHARS, Pool
 from services.gateway.errors import storable
-from services.gateway.routes.turns import Before
+from services.gateway.paging import Before
 from services.gateway.schemas import ErrorResponse
 from shared.db import conversations
 from shared.db.conversations import UNTITLED

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from services.gateway.auth import CurrentUser
 from services.gateway.deps import MAX_ID_CHARS, Pool
+from services.gateway.paging import DEFAULT_LIMIT, INVALID_PAGE, Before, Limit
 from services.gateway.schemas import ErrorResponse
 from shared.contracts import Citation
 from shared.db import documents
@@ -59,8 +60,11 @@ class DocumentDetail(DocumentRecord):
     items: list[DocumentItem]
 
 
-class DocumentList(BaseModel):
-    items: list[DocumentRecord]
+class DocumentPage(BaseModel):
+    items: list[DocumentRecord] = Field(description="newest first")
+    next: str | None = Field(
+        description="pass as `before` for the next (older) page; null on the last page"
+    )
 
 
 def _fields(row: asyncpg.Record) -> dict[str, Any]:
@@ -79,11 +83,15 @@ async def _owned(pool: asyncpg.Pool, user_id: UUID, document_id: UUID) -> asyncp
     return row
 
 
-@router.get("", response_model=DocumentList, responses=_ERRORS)
-async def list_documents(user: CurrentUser, pool: Pool) -> DocumentList:
-    """Your documents, newest first."""
-    rows = await documents.list_documents(pool, user_id=user.id)
-    return DocumentList(items=[DocumentRecord(**_fields(row)) for row in rows])
+@router.get("", response_model=DocumentPage, responses=_ERRORS | INVALID_PAGE)
+async def list_documents(
+    user: CurrentUser, pool: Pool, before: Before, limit: Limit = DEFAULT_LIMIT
+) -> DocumentPage:
+    """Your documents, newest first, a page at a time: follow `next` (as `before`)."""
+    page = await documents.list_documents(pool, user_id=user.id, limit=limit, before=before)
+    return DocumentPage(
+        items=[DocumentRecord(**_fields(row)) for row in page.items], next=page.next
+    )
 
 
 @router.get("/{document_id}", response_model=DocumentDetail, responses=_ERRORS)

@@ -1,22 +1,26 @@
 """/v1/files: upload, list, inspect, delete and retry files."""
 
+from typing import Annotated
 from uuid import UUID
 
 import asyncpg
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.responses import PlainTextResponse
 
 from services.gateway.auth import CurrentUser, ExpensiveUser
 from services.gateway.deps import FILE_NOT_FOUND, FileId, Pool, Progress, Settings
 from services.gateway.dispatch_settings import dispatch_settings
 from services.gateway.ingest import store_uploads
+from services.gateway.paging import DEFAULT_LIMIT, INVALID_PAGE, Before, Limit
 from services.gateway.quota import check_quota
 from services.gateway.schemas import (
     ChunkList,
     ChunkRecord,
     ErrorResponse,
     FileList,
+    FilePage,
     FileRecord,
+    FileStatus,
     ModelCallList,
 )
 from services.gateway.updates import store_update
@@ -137,10 +141,17 @@ async def update_file(
     return record
 
 
-@router.get("", response_model=FileList, responses=_ERRORS)
-async def list_files(user: CurrentUser, pool: Pool) -> FileList:
-    rows = await files.list_files(pool, user_id=user.id)
-    return FileList(items=[FileRecord.from_row(row) for row in rows])
+@router.get("", response_model=FilePage, responses=_ERRORS | INVALID_PAGE)
+async def list_files(
+    user: CurrentUser,
+    pool: Pool,
+    before: Before,
+    limit: Limit = DEFAULT_LIMIT,
+    status: Annotated[FileStatus | None, Query(description="only files in this status")] = None,
+) -> FilePage:
+    """Your files, newest first, a page at a time: follow `next` (as `before`) for the rest."""
+    page = await files.list_files(pool, user_id=user.id, limit=limit, before=before, status=status)
+    return FilePage(items=[FileRecord.from_row(row) for row in page.items], next=page.next)
 
 
 @router.get("/{file_id}", response_model=FileRecord, responses=_ERRORS)

@@ -7,7 +7,8 @@ from fastapi import APIRouter, HTTPException, Query
 
 from services.gateway.auth import CurrentUser
 from services.gateway.deps import Pool
-from services.gateway.routes.turns import MAX_PAGE, Before
+from services.gateway.paging import Before
+from services.gateway.routes.turns import MAX_PAGE
 from services.gateway.schemas import ErrorResponse
 from services.gateway.turn_schemas import InstructionList, JournalEntry, JournalPage
 from shared.db import journal

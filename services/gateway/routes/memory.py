@@ -3,12 +3,13 @@
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, HTTPException, Path, Response
+from fastapi import APIRouter, HTTPException, Path, Query, Response
 
 from services.gateway.auth import CurrentUser
 from services.gateway.deps import MAX_ID_CHARS, Pool
+from services.gateway.paging import DEFAULT_LIMIT, INVALID_PAGE, Before, Limit
 from services.gateway.schemas import ErrorResponse
-from services.gateway.turn_schemas import MemoryExport, MemoryFactRecord, MemoryList
+from services.gateway.turn_schemas import FactKind, MemoryExport, MemoryFactRecord, MemoryPage
 from shared.db import memory_facts
 
 router = APIRouter(prefix="/v1/memory", tags=["memory"])
@@ -17,10 +18,22 @@ FACT_NOT_FOUND = "Memory fact not found: check the id with GET /v1/memory."
 _ERRORS = {401: {"model": ErrorResponse}, 404: {"model": ErrorResponse}}
 
 
-@router.get("", response_model=MemoryList, responses=_ERRORS)
-async def list_memory(user: CurrentUser, pool: Pool) -> MemoryList:
-    rows = await memory_facts.list_facts(pool, user_id=user.id)
-    return MemoryList(items=[MemoryFactRecord.from_row(row) for row in rows])
+@router.get("", response_model=MemoryPage, responses=_ERRORS | INVALID_PAGE)
+async def list_memory(
+    user: CurrentUser,
+    pool: Pool,
+    before: Before,
+    limit: Limit = DEFAULT_LIMIT,
+    kind: Annotated[
+        FactKind | None, Query(description="only facts about the user, or the company")
+    ] = None,
+) -> MemoryPage:
+    """The facts learned about you and your company, newest first, a page at a time: follow
+    `next` (as `before`); GET /v1/memory/export has them all."""
+    page = await memory_facts.list_fact_page(
+        pool, user_id=user.id, limit=limit, before=before, kind=kind
+    )
+    return MemoryPage(items=[MemoryFactRecord.from_row(row) for row in page.items], next=page.next)
 
 
 @router.get("/export", response_model=MemoryExport, responses=_ERRORS)

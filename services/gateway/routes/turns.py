@@ -8,11 +8,11 @@ from fastapi import APIRouter, Depends, HTTPException, Path, Query, Response
 from services.gateway.auth import CurrentUser, ExpensiveUser
 from services.gateway.conversation_lookup import conversation_id_of, owned_conversation
 from services.gateway.deps import MAX_ID_CHARS, Pool
+from services.gateway.paging import Before
 from services.gateway.schemas import ErrorResponse
 from services.gateway.turn_import import import_turns
 from services.gateway.turn_schemas import ImportRequest, TurnList, TurnPage, TurnRecord
 from shared.db import turns
-from shared.db.cursors import Cursor, InvalidCursor
 
 router = APIRouter(prefix="/v1/turns", tags=["turns"])
 
@@ -29,19 +29,7 @@ async def parse_turn_id(turn_id: Annotated[str, Path(max_length=MAX_ID_CHARS)]) 
         raise HTTPException(404, TURN_NOT_FOUND) from None
 
 
-async def parse_before(
-    before: Annotated[
-        str | None, Query(max_length=200, description="the `next` of the previous page")
-    ] = None,
-) -> Cursor | None:
-    try:
-        return Cursor.decode(before) if before else None
-    except InvalidCursor as exc:
-        raise HTTPException(422, str(exc)) from None
-
-
 TurnId = Annotated[UUID, Depends(parse_turn_id)]
-Before = Annotated[Cursor | None, Depends(parse_before)]
 Limit = Annotated[int, Query(ge=1, le=MAX_PAGE, description="turns per page")]
 
 
