@@ -86,6 +86,8 @@ class GatewaySettings(_ArtisanSettings):
     storage_quota_bytes: int = Field(
         5 * 1024**3, ge=0, description="bytes of uploaded files each user may store"
     )
+    public_hosts: str = Field("", description="more Host names /mcp accepts (docs/security.md)")
+    allowed_origins: str = Field("", description="more Origins that may call /mcp (commas between)")
 
 
 class PipelineSettings(_ArtisanSettings):

@@ -4,6 +4,7 @@ import asyncio
 import os
 import shutil
 import tempfile
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
@@ -111,7 +112,8 @@ async def make_client(system: Stack, db: asyncpg.Pool) -> AsyncIterator[ClientFa
     clients: list[httpx.AsyncClient] = []
 
     async def new_client() -> httpx.AsyncClient:
-        user, key = await users.create_user(db, name=f"user-{len(clients)}")
+        # names are unique (migration 0021), and the session's system outlives each test
+        user, key = await users.create_user(db, name=f"user-{uuid.uuid4().hex[:8]}")
         client = httpx.AsyncClient(
             base_url=system.gateway_url,
             headers={"Authorization": f"Bearer {key}"},

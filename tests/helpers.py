@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import asyncpg
 import httpx
@@ -187,12 +187,11 @@ def heal_until_all_running(stack: Stack, timeout: float = 60) -> None:
 
 
 async def client_for_new_user(stack: Stack, name: str, *, admin: bool = False) -> httpx.AsyncClient:
-    """An API client of a new user of `stack`, its admin if `admin` (close it when done)."""
+    """An API client of a new user of `stack` named after `name` (names are unique: a fixture
+    may make one a test), its admin if `admin` (close it when done)."""
     pool = await create_pool(stack.database_url)
     try:
-        _, key = await users.create_user(pool, name=name)
-        if admin:
-            await users.set_admin(pool, name=name)
+        _, key = await users.create_user(pool, name=f"{name}-{uuid4().hex[:8]}", admin=admin)
     finally:
         await pool.close()
     headers = {"Authorization": f"Bearer {key}"}

@@ -1,24 +1,33 @@
 """Extraction in a child process with a wall-clock and a memory limit: a file that needs too long
-or too much memory fails on its own, while the extractor goes on serving every other file."""
+or too much memory fails on its own, while the extractor goes on serving every other file. The
+child holds no secret and has no network (sandbox.py): a parser exploit gains no more."""
 
 import asyncio
 import contextlib
+import ctypes
+import logging
 import math
 import multiprocessing
+import os
 import resource
 import signal
 import sys
+import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
+from multiprocessing import forkserver
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from services.extractor import sandbox
 from services.extractor.errors import ExtractionError, LimitExceeded
 from services.extractor.extract import extract_text
 from shared.config import ExtractionSettings
+
+logger = logging.getLogger(__name__)
 
 # The fork server imports the main module once (see _forkserver), and multiprocessing then runs
 # it again in each child as __mp_main__, which runpy warns about. A main module only defines its
@@ -34,6 +43,8 @@ _WHAT_TO_DO = "split the file into smaller ones, or save its text as .txt, and u
 # what a child sends back: ("text", str), ("refused", ExtractionError), ("memory", None) or
 # ("error", str); the parent adds ("timeout", None) when none came in time
 Outcome = tuple[str, Any]
+PR_SET_DUMPABLE = 4
+_ENVIRONMENT_SWAP = threading.Lock()  # two first files at once must not save each other's swap
 
 
 class ExtractionCrashed(RuntimeError):
@@ -52,18 +63,69 @@ def _forkserver() -> ForkServerContext:
     main_spec = getattr(sys.modules["__main__"], "__spec__", None)
     main_module = [main_spec.name] if main_spec is not None else []
     context.set_forkserver_preload(["__main__", *main_module, __name__])
+    with _allowed_environment_only():
+        forkserver.ensure_running()
+    _hide_own_environment()
     return context
+
+
+@contextlib.contextmanager
+def _allowed_environment_only() -> Iterator[None]:
+    """The fork server is a new program: it starts with the environment of this moment, which
+    for these milliseconds holds only sandbox.ALLOWED_NAMES. (Should it die, multiprocessing
+    starts it again with the whole environment; each child still clears its os.environ.)"""
+    with _ENVIRONMENT_SWAP:
+        saved = dict(os.environ)
+        os.environ.clear()
+        os.environ.update(sandbox.allowed_environment(saved))
+        try:
+            yield
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+
+
+def _hide_own_environment() -> None:
+    """A child runs as this process's user, who may read /proc/<pid>/environ of any process of
+    theirs that is dumpable: this one, the extractor, holds the secrets, so it is made not."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
 async def extract_in_child(data: bytes, filename: str, limits: ExtractionSettings) -> str:
     """extract_text in a fresh child process, within the limits' time and memory."""
-    return await asyncio.to_thread(
-        run_in_child,
+    return await asyncio.to_thread(_extract_in_child, data, filename, limits)
+
+
+def _extract_in_child(data: bytes, filename: str, limits: ExtractionSettings) -> str:
+    _announce_sandbox(limits.extract_timeout_seconds, limits.extract_memory_mb)
+    return run_in_child(
         extract_text,
         (data, filename, limits),
         timeout_seconds=limits.extract_timeout_seconds,
         memory_mb=limits.extract_memory_mb,
     )
+
+
+@lru_cache(maxsize=1)
+def _announce_sandbox(timeout_seconds: float, memory_mb: int) -> None:
+    """Log once, at the first file (the start-up check), what keeps a child from secrets and
+    the network: it depends on the kernel, so a child is asked."""
+    try:
+        protections = run_in_child(
+            describe_sandbox, (), timeout_seconds=timeout_seconds, memory_mb=memory_mb
+        )
+    except (ExtractionError, ExtractionCrashed):
+        return  # the file's own extraction reports what is wrong
+    if "namespace" in protections or "seccomp" in protections:
+        logger.info("extraction children run with: %s", protections)
+    else:
+        logger.warning("extraction children have network access; they run with: %s", protections)
+
+
+def describe_sandbox() -> str:
+    """In a child: what sandbox.enter() put in place."""
+    return ", ".join(sandbox.PROTECTIONS)
 
 
 def run_in_child(
@@ -144,7 +206,9 @@ def _child_main(
     timeout_seconds: float,
     memory_mb: int,
 ) -> None:
-    """The child: set its limits, run the target, send one outcome."""
+    """The child: leave secrets and network behind, set its limits, run the target, send one
+    outcome."""
+    sandbox.enter()
     _limit_resources(timeout_seconds, memory_mb)
     outcome: Outcome
     try:

@@ -39,6 +39,7 @@ from services.gateway.routes import (
     web,
 )
 from services.gateway.schemas import ErrorResponse
+from services.gateway.security_headers import add_security_headers
 from shared.bus import create_broker, ensure_stream
 from shared.config import GatewaySettings, InfraSettings, gateway_settings, infra_settings
 from shared.db import create_pool
@@ -122,6 +123,7 @@ def create_app(
     FastAPIInstrumentor.instrument_app(
         app, excluded_urls="healthz,readyz,metrics", server_request_hook=_without_query_string
     )
+    add_security_headers(app)  # last: it wraps the whole stack, 500s included
     return app
 
 

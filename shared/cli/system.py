@@ -17,13 +17,13 @@ from shared.db import users
 from shared.db.migrations import apply_migrations
 from shared.launcher.embedded import NatsTokenError, PortBusyError, port_is_free
 from shared.launcher.embedded_model import EmbeddedModel, ModelFileError
+from shared.launcher.local_user import ensure_local_user
 from shared.launcher.metrics_ports import TARGETS_FILE
 from shared.launcher.reembed import files_in_progress, queue_reembedding
 from shared.launcher.stack import (
     ServiceStartError,
     Stack,
     command_database,
-    ensure_local_user,
     start_infra,
     start_stack,
 )
@@ -142,12 +142,14 @@ def migrate() -> int:
 
 def create_user(name: str, *, admin: bool = False) -> int:
     async def create(conn: asyncpg.Connection) -> str:
-        _, key = await users.create_user(conn, name=name)
-        if admin:
-            await users.set_admin(conn, name=name)
+        _, key = await users.create_user(conn, name=name, admin=admin)
         return key
 
-    key = _with_connection(create)
+    try:
+        key = _with_connection(create)
+    except users.UserNameTaken as taken:
+        print(f"error: {taken}", file=sys.stderr)
+        return 1
     role = "admin" if admin else "user"
     print(f"created {role} {name!r}; API key (shown once, keep it safe):\n{key}")
     return 0

@@ -1,4 +1,4 @@
-"""The users table: API keys are stored only as sha256 hashes."""
+"""The users table: API keys are stored only as sha256 hashes; a name is one user."""
 
 import hashlib
 import secrets
@@ -17,6 +17,15 @@ class User:
     is_admin: bool = False  # may connect the instance's models (Settings)
 
 
+class UserNameTaken(ValueError):
+    """Another user already has this name."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"a user named {name!r} already exists (see `artisan users list`): choose another name"
+        )
+
+
 def hash_api_key(api_key: str) -> str:
     return hashlib.sha256(api_key.encode()).hexdigest()
 
@@ -25,17 +34,28 @@ def new_api_key() -> str:
     return KEY_PREFIX + secrets.token_urlsafe(32)
 
 
-async def create_user(conn: asyncpg.Connection | asyncpg.Pool, *, name: str) -> tuple[User, str]:
-    """Create a user; returns it with its API key, which is shown once and never stored."""
+async def create_user(
+    conn: asyncpg.Connection | asyncpg.Pool, *, name: str, admin: bool = False, local: bool = False
+) -> tuple[User, str]:
+    """Create a user (`local`: the one of `artisan up`); returns it with its API key, which is
+    shown once and never stored. UserNameTaken if the name is another user's."""
     api_key = new_api_key()
     user_id = uuid.uuid4()
-    await conn.execute(
-        "INSERT INTO users (id, name, api_key_hash) VALUES ($1, $2, $3)",
-        user_id,
-        name,
-        hash_api_key(api_key),
-    )
-    return User(id=user_id, name=name), api_key
+    try:
+        await conn.execute(
+            "INSERT INTO users (id, name, api_key_hash, is_admin, is_local)"
+            " VALUES ($1, $2, $3, $4, $5)",
+            user_id,
+            name,
+            hash_api_key(api_key),
+            admin,
+            local,
+        )
+    except asyncpg.UniqueViolationError as exc:
+        if exc.constraint_name == "users_name_unique":
+            raise UserNameTaken(name) from None
+        raise
+    return User(id=user_id, name=name, is_admin=admin), api_key
 
 
 async def find_user_by_api_key(
@@ -48,8 +68,14 @@ async def find_user_by_api_key(
 
 
 async def find_user_by_name(conn: asyncpg.Connection | asyncpg.Pool, *, name: str) -> User | None:
-    row = await conn.fetchrow("SELECT id, name FROM users WHERE name = $1 LIMIT 1", name)
-    return User(id=row["id"], name=row["name"]) if row else None
+    row = await conn.fetchrow("SELECT id, name, is_admin FROM users WHERE name = $1", name)
+    return User(id=row["id"], name=row["name"], is_admin=row["is_admin"]) if row else None
+
+
+async def find_local_user(conn: asyncpg.Connection | asyncpg.Pool) -> User | None:
+    """The local user of `artisan up`, known by its mark, whatever its name."""
+    row = await conn.fetchrow("SELECT id, name, is_admin FROM users WHERE is_local")
+    return User(id=row["id"], name=row["name"], is_admin=row["is_admin"]) if row else None
 
 
 async def rotate_api_key(conn: asyncpg.Connection | asyncpg.Pool, *, user_id: uuid.UUID) -> str:
@@ -79,7 +105,7 @@ async def list_users(conn: asyncpg.Connection | asyncpg.Pool) -> list[asyncpg.Re
 
 
 async def revoke_api_key(conn: asyncpg.Connection | asyncpg.Pool, *, name: str) -> int:
-    """Make the key of every user called `name` stop working (their data stays); how many."""
+    """Make the key of the user called `name` stop working (its data stays); how many (0, 1)."""
     result = await conn.execute(
         "UPDATE users SET api_key_hash = $2 || id::text WHERE name = $1", name, _REVOKED
     )
@@ -89,6 +115,6 @@ async def revoke_api_key(conn: asyncpg.Connection | asyncpg.Pool, *, name: str) 
 async def set_admin(
     conn: asyncpg.Connection | asyncpg.Pool, *, name: str, admin: bool = True
 ) -> int:
-    """Make every user called `name` an admin of this instance (or not); how many."""
+    """Make the user called `name` an admin of this instance (or not); how many (0 or 1)."""
     result = await conn.execute("UPDATE users SET is_admin = $2 WHERE name = $1", name, admin)
     return int(result.split()[-1])

@@ -7,14 +7,11 @@ import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import asyncpg
 import httpx
 from pydantic import SecretStr
 
 from shared.config import GatewaySettings, InfraSettings
-from shared.db import users
 from shared.db.migrations import apply_migrations
 from shared.launcher.embedded import (
     NATS_TOKEN_ENV,
@@ -39,7 +36,6 @@ from shared.model_server_settings import ModelServerSettings, model_server_setti
 from shared.secret_box import SECRETS_KEY_ENV, ensure_secrets_key
 
 logger = logging.getLogger(__name__)
-LOCAL_USER = "local"
 
 
 class ServiceStartError(RuntimeError):
@@ -243,30 +239,3 @@ def wait_until_ready(gateway_url: str, supervisor: Supervisor, timeout: float = 
             pass
         time.sleep(0.2)
     raise TimeoutError(f"the gateway at {gateway_url} was not ready after {timeout:.0f} s")
-
-
-def ensure_local_user(database_url: str, key_file: Path) -> str:
-    """The API key of the local user, created (or re-keyed if its key file is lost) as needed;
-    the local user is this instance's admin (it may connect models in Settings)."""
-    saved_key = key_file.read_text().strip() if key_file.exists() else None
-    key, is_new = asyncio.run(_local_user_key(database_url, saved_key))
-    if is_new:
-        key_file.write_text(key + "\n")
-        key_file.chmod(0o600)
-    return key
-
-
-async def _local_user_key(database_url: str, saved_key: str | None) -> tuple[str, bool]:
-    """The saved key if it is still the local user's, else a new one (True: it must be saved)."""
-    conn = await asyncpg.connect(database_url)
-    try:
-        if saved_key is not None and await users.find_user_by_api_key(conn, api_key=saved_key):
-            key, is_new = saved_key, False
-        elif existing := await users.find_user_by_name(conn, name=LOCAL_USER):
-            key, is_new = await users.rotate_api_key(conn, user_id=existing.id), True
-        else:
-            (_, key), is_new = await users.create_user(conn, name=LOCAL_USER), True
-        await users.set_admin(conn, name=LOCAL_USER)
-    finally:
-        await conn.close()
-    return key, is_new

@@ -1,6 +1,7 @@
 """A chunker redelivery that cuts a text differently must not keep the old cut or vector."""
 
 import hashlib
+import uuid
 
 import asyncpg
 
@@ -26,7 +27,7 @@ def _chunk(index: int, text: str, start: int) -> NewChunk:
 async def _stored_file(db: asyncpg.Pool) -> tuple[object, object]:
     """A file the running system leaves alone (parked: not queued for the dispatcher), so the
     test alone plays its chunker; a queued one raced the real pipeline."""
-    user, _ = await users.create_user(db, name="resplit")
+    user, _ = await users.create_user(db, name=f"resplit-{uuid.uuid4().hex[:8]}")
     row = await park_file(db, user.id, filename="plan.md", data=b"resplit")
     return user.id, row["id"]
 

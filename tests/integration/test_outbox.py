@@ -123,7 +123,7 @@ async def test_a_lone_user_gets_more_in_flight_and_another_users_file_still_goes
 
 
 async def _user_with_files(conn: asyncpg.Connection, *, queued: int, in_flight: int) -> uuid.UUID:
-    user, _ = await users.create_user(conn, name="share")
+    user, _ = await users.create_user(conn, name=f"share-{uuid.uuid4().hex[:8]}")
     for n in range(queued + in_flight):
         row, _ = await files.insert_file(
             conn,

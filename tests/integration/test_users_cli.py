@@ -56,3 +56,14 @@ async def test_an_unknown_user_is_an_error_that_points_to_the_list(system: Stack
         assert result.returncode == 1
         assert "no user named 'nobody-by-this-name'" in result.stderr
         assert "artisan users list" in result.stderr
+
+
+async def test_a_name_is_one_user(system: Stack) -> None:
+    name = f"ana-{uuid.uuid4().hex[:8]}"
+    assert (await artisan(system, "users", "create", name)).returncode == 0
+    again = await artisan(system, "users", "create", name, "--admin")
+    assert again.returncode == 1 and "ak_" not in again.stdout
+    assert f"a user named {name!r} already exists" in again.stderr
+    assert "choose another name" in again.stderr
+    listed = await artisan(system, "users", "list")
+    assert len([line for line in listed.stdout.splitlines() if line.startswith(name)]) == 1

@@ -6,11 +6,9 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import httpx
 import pytest
 
-from shared.db import users
 from shared.launcher.stack import Stack
 from tests.fakes.open_meteo import FakeOpenMeteo
 from tests.helpers import client_for_new_user, own_stack
@@ -38,12 +36,7 @@ def weather_system(
 
 @pytest.fixture
 async def admin(weather_system: Stack) -> AsyncIterator[httpx.AsyncClient]:
-    async with await client_for_new_user(weather_system, "weather-admin") as client:
-        conn = await asyncpg.connect(weather_system.database_url)
-        try:
-            await users.set_admin(conn, name="weather-admin")
-        finally:
-            await conn.close()
+    async with await client_for_new_user(weather_system, "weather-admin", admin=True) as client:
         yield client
 
 

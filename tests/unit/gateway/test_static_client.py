@@ -7,6 +7,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from services.gateway.routes import web
+from services.gateway.security_headers import add_security_headers
 
 IMPORT = re.compile(r"""^import .* from "(?P<path>[^"]+)";$""", re.MULTILINE)
 VENDORED = {"marked/marked.esm.js": "18.2.1", "dompurify/purify.es.mjs": "3.4.18"}
@@ -16,6 +17,7 @@ def client() -> TestClient:
     app = FastAPI()
     app.include_router(web.router)
     web.mount_static(app)
+    add_security_headers(app)
     return TestClient(app)
 
 
