@@ -12,7 +12,7 @@ from sse_starlette import ServerSentEvent
 from services.gateway.progress_hub import ProgressHub, Signal, Subscription
 from services.gateway.sse import ProgressFilter, is_terminal, to_sse
 from shared.contracts import ProgressEvent
-from shared.db import files
+from shared.db import file_lists, files
 from shared.progress import progress_event
 
 PING_SECONDS = 15
@@ -91,7 +91,7 @@ def user_state(pool: asyncpg.Pool, user_id: UUID) -> StateLoader:
         watched = progress.unfinished()
         if signal is Signal.IDLE and not watched:
             return []  # nothing running that a lost event could leave stuck
-        rows = await files.followed_files(pool, user_id=user_id, ids=watched)
+        rows = await file_lists.followed_files(pool, user_id=user_id, ids=watched)
         for gone in watched - {row["id"] for row in rows}:
             progress.forget(gone)
         return [progress_event(row) for row in rows]  # oldest first, as they were uploaded

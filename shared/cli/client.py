@@ -2,7 +2,7 @@
 
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -10,6 +10,8 @@ from urllib.parse import quote
 import httpx
 
 from shared.config import gateway_settings, infra_settings
+
+MAX_PAGE = 500  # the most records the API sends in one page of a list
 
 
 class CliError(Exception):
@@ -104,9 +106,41 @@ def list_files() -> int:
 def _list_files() -> int:
     connection = Connection(gateway_url(), api_key())
     with httpx.Client(base_url=connection.url, headers=connection.headers, timeout=30) as http:
-        items = expect_success(http.get("/v1/files")).json()["items"]
+        items = every_file(http)
     print(files_table(items) if items else "no files yet — try `artisan upload PATH`")
     return 0
+
+
+def every_file(http: httpx.Client) -> list[dict[str, Any]]:
+    """Your file records, newest first, following the list's pages to the end."""
+    records: list[dict[str, Any]] = []
+    params = {"limit": str(MAX_PAGE)}
+    while True:
+        page = expect_success(http.get("/v1/files", params=params)).json()
+        records += page["items"]
+        if not page.get("next"):
+            return records
+        params["before"] = page["next"]
+
+
+async def records_until_seen(
+    http: httpx.AsyncClient, file_ids: Collection[str]
+) -> list[dict[str, Any]]:
+    """Your file records, newest first, page after page until each of `file_ids` is among them
+    or the list ends (files just uploaded are the newest: mostly one page); only the pages read
+    before a failed one."""
+    records: list[dict[str, Any]] = []
+    missing, params = set(file_ids), {}
+    while True:
+        response = await http.get("/v1/files", params=params)
+        if not response.is_success:
+            return records
+        page = response.json()
+        records += page["items"]
+        missing -= {str(record["id"]) for record in page["items"]}
+        if not missing or not page.get("next"):
+            return records
+        params = {"before": page["next"]}
 
 
 def files_table(records: Sequence[Mapping[str, Any]]) -> str:

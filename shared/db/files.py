@@ -2,14 +2,13 @@
 
 import json
 import uuid
-from collections.abc import AsyncIterator, Collection, Mapping
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from uuid import UUID
 
 import asyncpg
 
 from shared.db import chunks
-from shared.db.cursors import Cursor, Page, fetch_page
 from shared.progress import STAGE_START, chunk_progress
 
 Conn = asyncpg.Connection | asyncpg.Pool
@@ -69,53 +68,6 @@ async def insert_file(
 async def get_file(conn: Conn, *, user_id: UUID, file_id: UUID) -> asyncpg.Record | None:
     return await conn.fetchrow(
         f"SELECT {FILE_COLUMNS} FROM files WHERE id = $1 AND user_id = $2", file_id, user_id
-    )
-
-
-async def list_files(
-    conn: Conn,
-    *,
-    user_id: UUID,
-    limit: int = 100,
-    before: Cursor | None = None,
-    status: str | None = None,
-) -> Page:
-    """The user's files (with `status` only), newest first; `before` continues after a previous
-    page. A status is its own statement, not `$n IS NULL OR status = $n`: a plan cached for
-    that could not use files_user_status_listed_idx.
-
-    Read with sorting off (for the rest of a caller's transaction, if in one): with no
-    statistics for files.user_id (migration 0018) the planner takes each user for 0.5% of the
-    table, so while the table is under ~40,000 files it would rather sort all of a user's files
-    than read a page off files_user_listed_idx: 13 ms instead of 0.1 ms at 20,000 files."""
-    only_status = "AND status = $5" if status else ""
-    async with _transaction(conn) as tx:
-        await tx.execute("SET LOCAL enable_sort = off")
-        return await fetch_page(
-            tx,
-            f"""SELECT {FILE_COLUMNS} FROM files
-                WHERE user_id = $1 AND (uploaded_at, id) < ($2, $3) {only_status}
-                ORDER BY uploaded_at DESC, id DESC
-                LIMIT $4""",
-            user_id=user_id,
-            limit=limit,
-            before=before,
-            args=[status] if status else [],
-            time_column="uploaded_at",
-        )
-
-
-async def followed_files(
-    conn: Conn, *, user_id: UUID, ids: Collection[UUID]
-) -> list[asyncpg.Record]:
-    """The files a progress stream follows: those processing, and `ids` (whatever they are now;
-    gone ones are absent), oldest first."""
-    return await conn.fetch(
-        f"""SELECT {FILE_COLUMNS} FROM files
-            WHERE user_id = $1 AND (status = 'processing' OR id = ANY($2::uuid[]))
-            ORDER BY uploaded_at, id""",
-        user_id,
-        list(ids),
     )
 
 
@@ -237,7 +189,7 @@ async def mark_ready(
     """The file is complete: its whole-file summary is stored and it becomes ready. A new
     version goes live in the same transaction, so search reads either the old version or the
     new one, never a mix. A file finished in one step gives its `chunk_count`, all done."""
-    async with _transaction(conn) as tx:
+    async with in_transaction(conn) as tx:
         before = await tx.fetchrow(
             "SELECT version, live_version FROM files"
             " WHERE id = $1 AND attempt = $2 AND status = 'processing' FOR UPDATE",
@@ -264,7 +216,7 @@ async def mark_ready(
 
 
 @asynccontextmanager
-async def _transaction(conn: Conn) -> AsyncIterator[asyncpg.Connection]:
+async def in_transaction(conn: Conn) -> AsyncIterator[asyncpg.Connection]:
     if isinstance(conn, asyncpg.Pool):
         async with conn.acquire() as acquired, acquired.transaction():
             yield acquired

@@ -27,8 +27,12 @@ class FileSummary(BaseModel):
         )
 
 
+NEXT_PAGE = "more to list: pass it as `before` for the next (older) page; null at the end"
+
+
 class FileList(BaseModel):
-    files: list[FileSummary]
+    files: list[FileSummary] = Field(description="newest first")
+    next: str | None = Field(None, description=NEXT_PAGE)
 
 
 class SearchResults(BaseModel):
@@ -69,7 +73,8 @@ class MemoryFact(BaseModel):
 
 
 class MemoryFacts(BaseModel):
-    facts: list[MemoryFact]
+    facts: list[MemoryFact] = Field(description="newest first")
+    next: str | None = Field(None, description=NEXT_PAGE)
 
 
 class Done(BaseModel):

@@ -5,7 +5,7 @@ discovered gateway URL in `artisan mcp`)."""
 import base64
 import binascii
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import quote
 from uuid import UUID
 
@@ -44,6 +44,9 @@ MAX_WAIT_SECONDS = 300
 
 Query = Annotated[str, Field(min_length=1, max_length=2000, description="what to look for")]
 FileIdArg = Annotated[UUID, Field(description="a file's id, from list_files or upload_file")]
+Before = Annotated[
+    str | None, Field(max_length=200, description="the `next` of the previous page, for more")
+]
 
 
 class ArtisanTools:
@@ -90,11 +93,21 @@ class ArtisanTools:
             found = await rest.get_json(http, "/v1/personas")
         return PersonaList(personas=[Persona.model_validate(p) for p in found["items"]])
 
-    async def list_files(self, ctx: Context) -> FileList:
-        """The user's files with their processing status (only ready files are searched)."""
+    async def list_files(
+        self,
+        ctx: Context,
+        status: Annotated[
+            Literal["processing", "ready", "failed"] | None,
+            Field(description="only files in this status"),
+        ] = None,
+        before: Before = None,
+    ) -> FileList:
+        """The user's files with their processing status (only ready files are searched),
+        newest first, 100 at a time: `next` continues the list."""
         async with self.client_for(ctx) as http:
-            found = await rest.get_json(http, "/v1/files")
-        return FileList(files=[FileSummary.from_record(record) for record in found["items"]])
+            found = await rest.get_json(http, "/v1/files", **_given(status=status, before=before))
+        files = [FileSummary.from_record(record) for record in found["items"]]
+        return FileList(files=files, next=found["next"])
 
     async def upload_file(
         self,
@@ -127,11 +140,13 @@ class ArtisanTools:
             await rest.call(http, "DELETE", path)
         return Done(done=f"deleted {record['filename']}")
 
-    async def list_memory(self, ctx: Context) -> MemoryFacts:
-        """The facts Artisan has learned about the user and their company, with their ids."""
+    async def list_memory(self, ctx: Context, before: Before = None) -> MemoryFacts:
+        """The facts Artisan has learned about the user and their company, with their ids,
+        newest first, 100 at a time: `next` continues the list."""
         async with self.client_for(ctx) as http:
-            found = await rest.get_json(http, "/v1/memory")
-        return MemoryFacts(facts=[MemoryFact.model_validate(fact) for fact in found["items"]])
+            found = await rest.get_json(http, "/v1/memory", **_given(before=before))
+        facts = [MemoryFact.model_validate(fact) for fact in found["items"]]
+        return MemoryFacts(facts=facts, next=found["next"])
 
     async def forget_memory_fact(
         self, fact_id: Annotated[UUID, Field(description="from list_memory")], ctx: Context
@@ -140,6 +155,11 @@ class ArtisanTools:
         async with self.client_for(ctx) as http:
             await rest.call(http, "DELETE", f"/v1/memory/{fact_id}")
         return Done(done=f"forgot memory fact {fact_id}")
+
+
+def _given(**params: str | None) -> dict[str, str]:
+    """The query parameters that have a value."""
+    return {name: value for name, value in params.items() if value is not None}
 
 
 def _content(text: str | None, encoded: str | None) -> bytes:

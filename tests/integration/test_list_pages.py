@@ -12,8 +12,9 @@ import asyncpg
 import httpx
 import pytest
 
-from shared.db import documents, files, users
+from shared.db import documents, file_lists, users
 from shared.db.cursors import Cursor
+from tests.benchmarks.list_latency import Explained
 from tests.conftest import ClientFactory
 from tests.helpers import rolled_back, rows_read, upload
 
@@ -230,30 +231,14 @@ async def test_the_first_page_reads_one_page_of_index_entries_however_many_files
         explained = Explained(conn)
         middle = None
         for _ in range(8):
-            page = await files.list_files(explained, user_id=owner.id, limit=100)  # type: ignore[arg-type]
+            page = await file_lists.list_files(explained, user_id=owner.id, limit=100)  # type: ignore[arg-type]
             middle = Cursor.decode(page.next or "")
-            await files.list_files(explained, user_id=owner.id, limit=100, before=middle)  # type: ignore[arg-type]
-            await files.list_files(explained, user_id=owner.id, limit=100, status="failed")  # type: ignore[arg-type]
+            await file_lists.list_files(explained, user_id=owner.id, limit=100, before=middle)  # type: ignore[arg-type]
+            await file_lists.list_files(explained, user_id=owner.id, limit=100, status="failed")  # type: ignore[arg-type]
     for plan in explained.plans:
         scan = plan["Plans"][0]  # under the Limit
         assert scan["Node Type"] == "Index Scan", json.dumps(plan, indent=1)
         assert rows_read(scan) <= 101, plan
-
-
-class Explained:
-    """A connection that runs each fetch under EXPLAIN ANALYZE first and keeps the plan."""
-
-    def __init__(self, conn: asyncpg.Connection) -> None:
-        self.conn = conn
-        self.plans: list[dict[str, Any]] = []
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.conn, name)
-
-    async def fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
-        plan = await self.conn.fetchval(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}", *args)
-        self.plans.append(json.loads(plan)[0]["Plan"])
-        return await self.conn.fetch(sql, *args)
 
 
 async def test_the_schema_shows_each_lists_parameters_and_page(

@@ -25,7 +25,7 @@ from services.gateway.schemas import (
 )
 from services.gateway.updates import store_update
 from services.gateway.upload_stream import UploadLimits, receive_files
-from shared.db import chunks, files, model_calls
+from shared.db import chunks, file_lists, files, model_calls
 from shared.formats import SUPPORTED_EXTENSIONS, media_type_for
 
 router = APIRouter(prefix="/v1/files", tags=["files"])
@@ -150,7 +150,9 @@ async def list_files(
     status: Annotated[FileStatus | None, Query(description="only files in this status")] = None,
 ) -> FilePage:
     """Your files, newest first, a page at a time: follow `next` (as `before`) for the rest."""
-    page = await files.list_files(pool, user_id=user.id, limit=limit, before=before, status=status)
+    page = await file_lists.list_files(
+        pool, user_id=user.id, limit=limit, before=before, status=status
+    )
     return FilePage(items=[FileRecord.from_row(row) for row in page.items], next=page.next)
 
 

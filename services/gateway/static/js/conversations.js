@@ -7,7 +7,7 @@ import { api } from "./api.js";
 import { loadHistory, updateEmptyState } from "./chat.js";
 import { refreshMemory } from "./memory.js";
 import { avatar, currentPersona, persona, showPersona } from "./personas.js";
-import { el, iconButton, notify, reportError, saveBlob } from "./ui.js";
+import { el, iconButton, moreRow, notify, reportError, saveBlob } from "./ui.js";
 
 const STORED_CONVERSATION = "artisan.conversation";
 const SEARCH_DELAY_MS = 250;
@@ -150,7 +150,11 @@ export async function refreshConversations() {
   }
 }
 
+let loadingMore = false;
+
 async function loadMore() {
+  if (loadingMore || !next) return;
+  loadingMore = true;
   try {
     const page = await api.conversations({ q: query, limit: 50, before: next });
     items = items.concat(page.items);
@@ -158,6 +162,8 @@ async function loadMore() {
     render();
   } catch (error) {
     reportError(error, "Loading more conversations");
+  } finally {
+    loadingMore = false;
   }
 }
 
@@ -173,7 +179,7 @@ function render() {
     rows.push(el("li", { class: "empty muted" }, empty));
   }
   list().replaceChildren(...rows);
-  if (next) list().append(el("li", {}, el("button", { type: "button", class: "link more", onclick: loadMore }, "Show more")));
+  if (next) list().append(moreRow("Show more", loadMore));
   markCurrent();
   const again = place && list().querySelector(`[data-conversation-id="${place[0]}"]`);
   if (again) controls(again)[Math.max(place[1], 0)]?.focus();

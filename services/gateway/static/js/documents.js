@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { openCitation } from "./citation.js";
 import { renderMarkdown } from "./markdown.js";
-import { el, formatTime, iconButton, notify, reportError, saveBlob } from "./ui.js";
+import { el, formatTime, iconButton, morePages, notify, reportError, saveBlob } from "./ui.js";
 
 const KINDS = { meeting_summary: "Meeting summary" };
 const DOCUMENT_PATH = /^\/v1\/documents\/([0-9a-f-]{36})(?:\/export)?$/;
@@ -49,10 +49,11 @@ async function showList() {
   showPanel();
   panel().querySelector("h2").focus();
   try {
-    const { items } = await api.documents();
-    body().replaceChildren(
-      items.length ? el("ul", { class: "memory-list document-list" }, items.map(documentItem)) : el("p", { class: "muted" }, EMPTY),
-    );
+    const page = await api.documents();
+    if (!page.items.length) return body().replaceChildren(el("p", { class: "muted" }, EMPTY));
+    const list = el("ul", { class: "memory-list document-list" }, page.items.map(documentItem));
+    body().replaceChildren(list);
+    morePages(list, page.next, (before) => api.documents({ before }), documentItem, "documents");
   } catch (error) {
     reportError(error, "Loading the documents");
   }

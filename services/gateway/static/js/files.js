@@ -4,10 +4,14 @@ import { api } from "./api.js";
 import { forgetFileChunks } from "./citation.js";
 import { fileFailure, loadUploadRules, refusalOf, uploadFailure } from "./formats.js";
 import { renderMarkdown } from "./markdown.js";
-import { el, formatSize, formatTime, iconButton, inUserWords, lineRange, notify, progressRing, reportError } from "./ui.js";
+import { el, formatSize, formatTime, iconButton, inUserWords, lineRange, moreRow, notify, progressRing, reportError } from "./ui.js";
 
 const files = new Map(); // id -> {record, key: order of the last state shown, message}
 const uploading = new Map(); // client id -> {name, sent: 0..1}
+// the list comes a page at a time, newest first: the cursor of the next page (null: all read)
+let more = null;
+let pagesRead = 0;
+let loadingMore = false;
 // the composer's choice of sources, wired by main.js (the composer imports this module)
 const listeners = { isSource: () => false, choose: () => {}, remove: () => {}, changed: () => {}, sources: () => [] };
 let source = null;
@@ -55,16 +59,50 @@ export function stopFiles() {
   showStream("closed");
   files.clear();
   uploading.clear();
+  more = null;
+  pagesRead = 0;
   render();
 }
 
+/** Read the first page again: a file missing from it that would sort within it is gone. Older
+ * pages read by scrolling are kept as they are (their files still get live events). */
 async function resync() {
-  const { items } = await api.files();
-  const seen = new Set(items.map((record) => record.id));
-  for (const id of files.keys()) if (!seen.has(id)) files.delete(id);
-  items.forEach(takeRecord);
-  for (const id of listeners.sources()) if (!seen.has(id)) listeners.remove(id);
+  const page = await api.files();
+  const seen = new Set(page.items.map((record) => record.id));
+  const oldest = page.items.at(-1);
+  const withinPage = (record) => !page.next || !oldest || !isOlder(record, oldest);
+  for (const [id, entry] of files) if (!seen.has(id) && withinPage(entry.record)) files.delete(id);
+  page.items.forEach(takeRecord);
+  if (pagesRead <= 1) more = page.next;
+  pagesRead = Math.max(pagesRead, 1);
+  for (const id of listeners.sources()) {
+    if (files.has(id)) continue;
+    if (page.next) refreshRecord(id); // a source on a page not read yet, or gone
+    else listeners.remove(id);
+  }
   render();
+}
+
+/** Sorts after `than` in the list (uploaded earlier; the same time: the smaller id). */
+function isOlder(record, than) {
+  const [time, thanTime] = [Date.parse(record.uploaded_at), Date.parse(than.uploaded_at)];
+  return time < thanTime || (time === thanTime && record.id < than.id);
+}
+
+async function loadMoreFiles() {
+  if (loadingMore || !more) return;
+  loadingMore = true;
+  try {
+    const page = await api.files({ before: more });
+    page.items.forEach(takeRecord);
+    more = page.next;
+    pagesRead += 1;
+    render();
+  } catch (error) {
+    reportError(error, "Loading more files");
+  } finally {
+    loadingMore = false;
+  }
 }
 
 // --- progress over SSE ------------------------------------------------------------------------
@@ -163,6 +201,7 @@ async function refreshRecord(id) {
   } catch (error) {
     if (error.status === 404) {
       files.delete(id);
+      listeners.remove(id);
       render();
     }
   } finally {
@@ -270,12 +309,14 @@ function renderBadge() {
   const { processing, ready, failed } = counts();
   button.classList.toggle("busy", processing > 0);
   badge.hidden = processing === 0 && ready === 0;
-  badge.textContent = String(processing || ready);
+  // with pages still unread, the ready files counted are only those read so far
+  const atLeast = more ? "+" : "";
+  badge.textContent = processing ? String(processing) : `${ready}${atLeast}`;
   failedBadge.hidden = failed === 0;
   failedBadge.textContent = String(failed);
   const state = [];
   if (processing) state.push(`${processing} processing`);
-  else if (ready || !failed) state.push(`${ready} ready`);
+  else if (ready || !failed) state.push(`${ready}${atLeast} ready`);
   if (failed) state.push(`${failed} failed`);
   button.setAttribute("aria-label", files.size || uploading.size ? `Files: ${state.join(", ")}` : "Files");
   button.title = button.getAttribute("aria-label");
@@ -286,6 +327,7 @@ function renderList() {
   const rows = [...uploading.values()].map(uploadRow);
   const records = [...files.values()].sort((a, b) => b.record.uploaded_at.localeCompare(a.record.uploaded_at));
   rows.push(...records.map(fileRow));
+  if (more) rows.push(moreRow("Show more files", loadMoreFiles));
   if (!rows.length) {
     rows.push(el("li", { class: "empty" }, "No files yet. Use the paperclip, or drop files on the message bar."));
   }

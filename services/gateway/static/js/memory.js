@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { removeTurnView } from "./chat.js";
 import { currentPersona } from "./personas.js";
-import { el, formatTime, iconButton, notify, reportError } from "./ui.js";
+import { el, formatTime, iconButton, morePages, notify, reportError } from "./ui.js";
 
 const panel = () => document.getElementById("memory-panel");
 
@@ -39,14 +39,16 @@ export async function refreshMemory() {
     const [instructions, memory] = await Promise.all([api.instructions(chosen.name), api.memory()]);
     const own = instructions.items.filter((item) => item.instruction_scope === chosen.name);
     const global = instructions.items.filter((item) => item.instruction_scope !== chosen.name);
+    const facts = section("What Artisan knows", memory.items.map(factItem),
+      "Facts about you and your company (“my name is…”, “our company is called…”) — every advisor knows them and answers from them.");
     body.replaceChildren(
       section(`Only for ${chosen.display_name}`, own.map(instructionItem),
         `Instructions that name ${chosen.display_name} (“${chosen.display_name}, never…”) appear here; other advisors never see them.`),
       section("For every advisor", global.map(instructionItem),
         "Instructions about how to answer (“always answer in English”, “I prefer short answers”) are for every advisor unless they name one."),
-      section("What Artisan knows", memory.items.map(factItem),
-        "Facts about you and your company (“my name is…”, “our company is called…”) — every advisor knows them and answers from them."),
+      facts,
     );
+    morePages(facts.querySelector("ul"), memory.next, (before) => api.memory({ before }), factItem, "facts");
   } catch (error) {
     reportError(error, "Loading memory");
   }

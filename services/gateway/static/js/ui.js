@@ -52,6 +52,42 @@ export function iconButton(name, label, onclick, attributes = {}) {
 const NOTICE_SECONDS = { error: 8, info: 4 };
 
 /** A short message at the top of the conversation; it fades by itself or is dismissed. */
+/** The last row of a list that has more pages: a button that loads the next one, pressed by
+ * itself when it scrolls into view, so reading to the end of the list loads more. `load` must
+ * ignore a call while it is still loading. */
+export function moreRow(label, load) {
+  const row = el("li", { class: "more-row" }, el("button", { type: "button", class: "link more", onclick: load }, label));
+  const watcher = new IntersectionObserver((entries) => {
+    if (!entries.some((entry) => entry.isIntersecting)) return;
+    watcher.disconnect();
+    load();
+  });
+  watcher.observe(row);
+  return row;
+}
+
+/** Below a list's first page: while there are more, a last row that loads the page after
+ * `next` (`fetchPage(before)`, each item drawn by `draw`), pressed by itself in view. */
+export function morePages(list, next, fetchPage, draw, what) {
+  if (!next || !list) return;
+  let loading = false;
+  const more = moreRow(`Show more ${what}`, async () => {
+    if (loading) return;
+    loading = true;
+    try {
+      const page = await fetchPage(next);
+      more.remove();
+      list.append(...page.items.map(draw));
+      morePages(list, page.next, fetchPage, draw, what);
+    } catch (error) {
+      reportError(error, `Loading more ${what}`);
+    } finally {
+      loading = false;
+    }
+  });
+  list.append(more);
+}
+
 export function notify(message, kind = "info") {
   const region = document.getElementById("notices");
   const notice = el(
