@@ -51,6 +51,10 @@ class TerminalView:
     def changed(self, state: FileState) -> None:
         self._dirty = True
 
+    def note(self, line: str) -> None:
+        """A line above the bars, at once (the bars may not move for a while)."""
+        self.console.print(Text(line))  # while Live runs, rich prints it above the bars
+
     def tick(self) -> None:
         if not self._dirty:
             return
@@ -94,6 +98,9 @@ class LineView:
         if self._shown.get(state) != (state.status, state.stage):
             self._shown[state] = (state.status, state.stage)
             print(progress_line(state, self.width), file=self.out, flush=True)
+
+    def note(self, line: str) -> None:
+        print(line, file=self.out, flush=True)
 
     def tick(self) -> None:
         pass

@@ -1,18 +1,21 @@
 """The user's progress event stream, read with httpx-sse, reconnecting (with Last-Event-ID) when
-it drops."""
+it drops; a server that stays away is announced and retried through the Link."""
 
 import asyncio
-import contextlib
 import json
 
 import httpx
 from httpx_sse import EventSource
 
 from shared.cli.client import CliError, api_error
+from shared.cli.link import Link
 from shared.cli.tracker import Tracker
 
-RECONNECT_SECONDS = 0.5
-STREAM_TIMEOUT = httpx.Timeout(10.0, read=None)  # progress events may be minutes apart
+RECONNECT_SECONDS = 0.5  # a dropped stream is opened again this soon, silently
+# progress events may be minutes apart, but the gateway sends a ping every 15 s
+# (services/gateway/streams.py PING_SECONDS): three missed pings mean a half-dead connection
+PING_SECONDS = 15.0
+STREAM_TIMEOUT = httpx.Timeout(10.0, read=3 * PING_SECONDS)
 
 
 async def open_event_stream(http: httpx.AsyncClient, last_id: str | None = None) -> httpx.Response:
@@ -29,12 +32,15 @@ async def open_event_stream(http: httpx.AsyncClient, last_id: str | None = None)
     return response
 
 
-async def follow_events(http: httpx.AsyncClient, stream: httpx.Response, tracker: Tracker) -> None:
-    """Feed progress events to the tracker forever, reconnecting (with Last-Event-ID) if dropped."""
+async def follow_events(
+    http: httpx.AsyncClient, stream: httpx.Response, tracker: Tracker, link: Link
+) -> None:
+    """Feed progress events to the tracker, reconnecting (with Last-Event-ID) if dropped, until
+    the link gives up (ConnectionLost)."""
     last_id = None
     while True:
         last_id = await _read_events(stream, tracker, last_id)
-        stream = await _reconnect(http, last_id)
+        stream = await _reconnect(http, last_id, link)
 
 
 async def _read_events(stream: httpx.Response, tracker: Tracker, last_id: str | None) -> str | None:
@@ -52,11 +58,17 @@ async def _read_events(stream: httpx.Response, tracker: Tracker, last_id: str | 
     return last_id
 
 
-async def _reconnect(http: httpx.AsyncClient, last_id: str | None) -> httpx.Response:
+async def _reconnect(http: httpx.AsyncClient, last_id: str | None, link: Link) -> httpx.Response:
+    """The stream again; while the server is away, this is the try the user sees retried."""
+    await asyncio.sleep(RECONNECT_SECONDS)
     while True:
-        await asyncio.sleep(RECONNECT_SECONDS)
-        with contextlib.suppress(httpx.HTTPError, CliError):  # meanwhile, the record poll runs
-            return await open_event_stream(http, last_id)
+        try:
+            stream = await open_event_stream(http, last_id)
+        except (httpx.HTTPError, CliError) as exc:
+            await link.retry_after(exc)
+        else:
+            link.succeeded()
+            return stream
 
 
 def _deliver(data: str, tracker: Tracker) -> None:

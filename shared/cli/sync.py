@@ -1,6 +1,8 @@
 """`artisan sync DIR`: upload a folder, then keep watching it; a file that changes is updated in
-place (same id, unchanged parts reused), a new file is uploaded. Deleting a local file deletes
-nothing on the server. Stops on Ctrl-C or SIGTERM."""
+place (same id, unchanged parts reused), a new file is uploaded. Files are known by their path
+in the folder (sync_index.py); a link out of the folder is never followed. Deleting a local file
+deletes nothing on the server. Stops on Ctrl-C or SIGTERM, or when Artisan stays unreachable
+past the bound (link.py), saying what became of the changes it was sending."""
 
 import asyncio
 import signal
@@ -14,10 +16,12 @@ import httpx
 from watchfiles import Change, DefaultFilter, awatch
 
 from shared.cli.client import Connection, api_key, gateway_url, run_command
-from shared.cli.discovery import discover
+from shared.cli.discovery import Discovery, discover, why_not_inside
+from shared.cli.link import ConnectionLost
 from shared.cli.progress_view import LineView
+from shared.cli.sync_index import SyncIndex
 from shared.cli.tracker import FileState
-from shared.cli.upload import summary_lines, upload_and_follow
+from shared.cli.upload import lost_lines, skipped_lines, summary_lines, upload_and_follow
 from shared.formats import SUPPORTED_EXTENSIONS
 
 # a save often writes a file in several steps; changes are gathered for this long (ms)
@@ -25,13 +29,22 @@ DEBOUNCE_MS = 800
 
 
 class SupportedFiles(DefaultFilter):
-    """Changes to files Artisan reads; editors' swap files, .git and hidden files left out."""
+    """Changes to files Artisan reads; editors' swap files, .git and hidden files and folders
+    left out, as the first upload leaves them out."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self.folders = (folder, folder.resolve())  # the watcher may report either
 
     def __call__(self, change: Change, path: str) -> bool:
         candidate = Path(path)
+        inside = next(
+            (candidate.relative_to(f) for f in self.folders if candidate.is_relative_to(f)),
+            candidate,
+        )
         return (
             change != Change.deleted
-            and not candidate.name.startswith(".")
+            and not any(part.startswith(".") for part in inside.parts)
             and candidate.suffix.lower() in SUPPORTED_EXTENSIONS
             and super().__call__(change, path)
         )
@@ -60,20 +73,33 @@ async def _sync_over_http(connection: Connection, directory: Path) -> None:
     stop = asyncio.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         asyncio.get_running_loop().add_signal_handler(signum, stop.set)
+    index = SyncIndex.load(connection, directory)
     async with httpx.AsyncClient(base_url=connection.url, headers=connection.headers) as http:
-        if not await _unless_stopped(
-            send(http, discover([directory], SUPPORTED_EXTENSIONS).files), stop
-        ):
+        found = discover([directory], SUPPORTED_EXTENSIONS)
+        if not await _unless_stopped(send(http, found, index), stop):
             return
         print(f"Watching {directory} for changes", flush=True)
         changes = awatch(
-            directory, watch_filter=SupportedFiles(), debounce=DEBOUNCE_MS, stop_event=stop
+            directory, watch_filter=SupportedFiles(directory), debounce=DEBOUNCE_MS, stop_event=stop
         )
         async for batch in changes:
-            # a file gone again before it is read is shown as not sent, next to its name
-            if not await _unless_stopped(send(http, sorted({Path(p) for _, p in batch})), stop):
+            found = changed_files(directory, sorted({Path(p) for _, p in batch}))
+            if not await _unless_stopped(send(http, found, index), stop):
                 return
             print(f"Watching {directory} for changes", flush=True)
+
+
+def changed_files(directory: Path, paths: Iterable[Path]) -> Discovery:
+    """The changed files to send: a link out of the folder is skipped, as on the first upload.
+    A file gone again before it is read is sent all the same, and shown as not sent."""
+    found = Discovery()
+    for path in paths:
+        gone = not path.exists() and not path.is_symlink()
+        if not gone and (reason := why_not_inside(directory, path)):
+            found.skip(path, reason)
+        else:
+            found.files.append(path)
+    return found
 
 
 async def _unless_stopped(work: Coroutine[Any, Any, None], stop: asyncio.Event) -> bool:
@@ -90,14 +116,22 @@ async def _unless_stopped(work: Coroutine[Any, Any, None], stop: asyncio.Event) 
     return True
 
 
-async def send(http: httpx.AsyncClient, paths: Iterable[Path]) -> None:
-    """Upload (or update in place) each file and follow it to ready or failed."""
-    states = [FileState(path) for path in paths]
-    if not states:
-        return
-    view = LineView(states, sys.stdout)
-    try:
-        await upload_and_follow(http, states, view)
-    finally:
-        view.close()
-    print("\n".join(summary_lines(states)).strip(), flush=True)
+async def send(http: httpx.AsyncClient, found: Discovery, index: SyncIndex) -> None:
+    """Upload (or update in place) each file and follow it to ready or failed; say what was
+    skipped. The files sent are remembered by their path even if Artisan is lost meanwhile."""
+    states = [FileState(path) for path in found.files]
+    if states:
+        view = LineView(states, sys.stdout)
+        try:
+            await upload_and_follow(http, states, view, match=index.match)
+        except ConnectionLost:
+            again = f"run `artisan sync {index.folder}` again"
+            print("\n".join(lost_lines(states, again)), flush=True)
+            raise  # run_command says why, and the sync ends
+        finally:
+            index.remember(states)
+            view.close()
+        print("\n".join(summary_lines(states)).strip(), flush=True)
+    skipped = skipped_lines(found, SUPPORTED_EXTENSIONS, each_unsupported=False)
+    if skipped:
+        print("\n".join(skipped), flush=True)

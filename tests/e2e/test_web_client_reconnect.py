@@ -1,6 +1,8 @@
 """The web client's progress stream survives a gateway restart (runs after the other web client
 tests: it restarts the gateway they share)."""
 
+import re
+
 import pytest
 from playwright.async_api import Page, expect
 
@@ -21,6 +23,10 @@ async def test_progress_reconnects_after_a_gateway_restart(
     web_system.supervisor.kill("gateway")
     try:
         await expect(page.locator("#connection")).to_be_visible(timeout=15_000)
+        # it says so, and when it tries again (issue 29, finding 13)
+        await expect(page.locator("#connection")).to_contain_text(
+            re.compile(r"Lost the connection to Artisan; retrying in \d+ s…")
+        )
     finally:
         web_system.supervisor.start("gateway")  # the other tests need it back in any case
     await expect(page.locator("#connection")).to_be_hidden(timeout=30_000)

@@ -70,18 +70,9 @@ async def test_sync_updates_a_file_when_it_changes_and_stops_cleanly(
     folder = tmp_path / "notes"
     folder.mkdir()
     (folder / "plan.md").write_text(plan(changed=False, tag="sync"))
-    process = await asyncio.create_subprocess_exec(
-        ARTISAN,
-        "sync",
-        str(folder),
-        env=cli_env(system, client),
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
+    process, lines = await start_sync(system, client, folder)
     assert process.stdout is not None
-    lines: list[str] = []
     try:
-        await asyncio.wait_for(_read_until(process.stdout, lines, "Watching"), SETTLE_SECONDS)
         first = await only_file(client)
         assert first["status"] == "ready", lines
 
@@ -100,9 +91,62 @@ async def test_sync_updates_a_file_when_it_changes_and_stops_cleanly(
     assert "Stopped syncing" in output
 
 
+async def start_sync(
+    system: Stack, client: httpx.AsyncClient, folder: Path
+) -> tuple[asyncio.subprocess.Process, list[str]]:
+    """`artisan sync FOLDER`, read until it watches (its first upload done); the lines read."""
+    return await start_cli(cli_env(system, client), "sync", str(folder), until="Watching")
+
+
+async def start_cli(
+    env: dict[str, str], *args: str, until: str
+) -> tuple[asyncio.subprocess.Process, list[str]]:
+    """`artisan ARGS…` started, its output read until a line holds `until`; the lines read."""
+    process = await asyncio.create_subprocess_exec(
+        ARTISAN, *args, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+    )
+    assert process.stdout is not None
+    lines: list[str] = []
+    await asyncio.wait_for(_read_until(process.stdout, lines, until), SETTLE_SECONDS)
+    return process, lines
+
+
 async def _read_until(stream: asyncio.StreamReader, lines: list[str], marker: str) -> None:
     while line := (await stream.readline()).decode():
         lines.append(line)
         if marker in line:
             return
     raise AssertionError(f"the sync ended before '{marker}': {''.join(lines)}")
+
+
+# issue 29, finding 9: files were matched by base name (a/notes.md and b/notes.md overwrote each
+# other) and a link out of the folder was followed (a link to ~/.aws/credentials was uploaded)
+async def test_sync_keys_files_by_their_path_and_never_follows_a_link_out(
+    system: Stack, make_client: ClientFactory, tmp_path: Path
+) -> None:
+    client = await make_client()
+    folder, outside = tmp_path / "notes", tmp_path / "home"
+    for name, text in [("a/notes.md", "Alpha team notes."), ("b/notes.md", "Beta team notes.")]:
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(f"# Notes\n\n{text}\n")
+    (outside / ".aws").mkdir(parents=True)
+    (outside / ".aws" / "credentials.md").write_text("aws_secret_access_key = not-for-artisan\n")
+    (folder / "creds.md").symlink_to(outside / ".aws" / "credentials.md")
+    process, lines = await start_sync(system, client, folder)
+    assert process.stdout is not None
+    try:
+        first = {r["id"]: r for r in (await client.get("/v1/files")).json()["items"]}
+        assert sorted(r["filename"] for r in first.values()) == ["notes.md", "notes.md"], lines
+        assert f"skipped 1: link out of the folder: {folder / 'creds.md'}\n" in lines
+
+        (folder / "b" / "notes.md").write_text("# Notes\n\nBeta team notes, revised.\n")
+        await asyncio.wait_for(_read_until(process.stdout, lines, "1 ready"), SETTLE_SECONDS)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        rest, _ = await asyncio.wait_for(process.communicate(), SETTLE_SECONDS)
+    after = {r["id"]: r for r in (await client.get("/v1/files")).json()["items"]}
+    assert after.keys() == first.keys(), "".join(lines) + rest.decode()  # updated, none added
+    texts = {i: (await client.get(f"/v1/files/{i}/content")).text for i in after}
+    kinds = sorted(("Alpha" in text, "revised" in text) for text in texts.values())
+    assert kinds == [(False, True), (True, False)], texts  # a's as it was, b's revised
+    assert sorted(r["version"] for r in after.values()) == [1, 2]  # b's file, in place

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from shared.cli.discovery import Discovery, discover
+from shared.cli.discovery import BROKEN_LINK, LINK_OUT, Discovery, discover, why_not_inside
 from shared.cli.upload import skipped_lines
 
 EXTENSIONS = (".md", ".txt", ".pdf")
@@ -64,3 +64,51 @@ def test_skipped_lines_list_every_skipped_file_and_what_is_supported() -> None:
         "  x.png",
         "  y.bin",
     ]
+
+
+# ── links (issue 29, finding 9: a link to ~/.aws/credentials in a synced folder was uploaded) ──
+
+
+def test_a_link_out_of_the_folder_is_never_followed_and_is_named(tmp_path: Path) -> None:
+    outside, folder = tmp_path / "home", tmp_path / "notes"
+    make_files(outside, ".aws/credentials.md", "private/diary.md")
+    make_files(folder, "plan.md")
+    (folder / "creds.md").symlink_to(outside / ".aws" / "credentials.md")
+    (folder / "private").symlink_to(outside / "private")
+    found = discover([folder], EXTENSIONS)
+    assert found.files == [folder / "plan.md"]
+    assert found.skipped == {LINK_OUT: [folder / "creds.md", folder / "private"]}
+    assert skipped_lines(found, EXTENSIONS) == [
+        f"skipped 2: link out of the folder: {folder / 'creds.md'}, {folder / 'private'}"
+    ]
+
+
+def test_a_link_within_the_folder_is_followed_once_and_a_loop_ends(tmp_path: Path) -> None:
+    make_files(tmp_path, "a/one.md", ".archive/old.md")
+    (tmp_path / "a" / "up").symlink_to(tmp_path)  # a loop: the folder inside itself
+    (tmp_path / "a" / "again").symlink_to(tmp_path / "a")  # a loop one level down
+    (tmp_path / "old").symlink_to(tmp_path / ".archive")  # a visible way into a hidden folder
+    (tmp_path / "same.md").symlink_to(tmp_path / "a" / "one.md")
+    found = discover([tmp_path], EXTENSIONS)
+    # each file once, by its own path where it has one
+    assert [p.relative_to(tmp_path).as_posix() for p in found.files] == ["a/one.md", "old/old.md"]
+    assert found.skipped == {}
+
+
+def test_a_link_to_nothing_is_named(tmp_path: Path) -> None:
+    (tmp_path / "gone.md").symlink_to(tmp_path / "deleted.md")
+    found = discover([tmp_path], EXTENSIONS)
+    assert found.files == [] and found.skipped == {BROKEN_LINK: [tmp_path / "gone.md"]}
+
+
+def test_a_file_named_on_its_own_is_sent_even_as_a_link(tmp_path: Path) -> None:
+    make_files(tmp_path, "elsewhere/x.md")
+    (tmp_path / "x.md").symlink_to(tmp_path / "elsewhere" / "x.md")
+    assert discover([tmp_path / "x.md"], EXTENSIONS).files == [tmp_path / "x.md"]
+
+
+def test_why_not_inside_resolves_links(tmp_path: Path) -> None:
+    make_files(tmp_path, "in/a.md", "out.md")
+    (tmp_path / "in" / "b.md").symlink_to(tmp_path / "out.md")
+    assert why_not_inside(tmp_path / "in", tmp_path / "in" / "a.md") is None
+    assert why_not_inside(tmp_path / "in", tmp_path / "in" / "b.md") == LINK_OUT

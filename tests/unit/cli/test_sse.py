@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 from shared.cli import sse
+from shared.cli.link import Link
 from shared.cli.tracker import Tracker
 
 STREAMS = [
@@ -49,7 +50,10 @@ async def test_progress_reaches_the_tracker_and_a_drop_reconnects_after_the_last
         transport=httpx.MockTransport(gateway), base_url="http://x"
     ) as http:
         stream = await sse.open_event_stream(http)
-        follower = asyncio.create_task(sse.follow_events(http, stream, cast(Tracker, tracker)))
+        link = Link("http://x", print)
+        follower = asyncio.create_task(
+            sse.follow_events(http, stream, cast(Tracker, tracker), link)
+        )
         await asyncio.wait_for(tracker.complete.wait(), timeout=10)
         follower.cancel()
     assert tracker.events[:2] == [

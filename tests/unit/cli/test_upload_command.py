@@ -97,7 +97,10 @@ async def follow(
     transport = httpx.MockTransport(gateway)
     async with httpx.AsyncClient(transport=transport, base_url="http://artisan") as http:
         view = LineView(states, out)
-        await asyncio.wait_for(upload.upload_and_follow(http, states, view, poll_seconds), 5)
+        following = upload.upload_and_follow(
+            http, states, view, poll_seconds, match=upload.match_by_name
+        )
+        await asyncio.wait_for(following, 5)
     return states, out.getvalue()
 
 

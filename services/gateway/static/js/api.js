@@ -20,8 +20,22 @@ export function storeKey(key) {
   localStorage.setItem(KEY_STORAGE, key);
 }
 
-export function forgetKey() {
-  localStorage.removeItem(KEY_STORAGE);
+/** Everything this client keeps in the browser is under this prefix (the key, drafts, the open
+ * conversation, chosen sources, the persona): sign-out removes it all. */
+const STORAGE_PREFIX = "artisan.";
+
+/** Remove every entry Artisan keeps in this browser; how many there were. */
+export function forgetEverything() {
+  let removed = 0;
+  for (const storage of [localStorage, sessionStorage]) {
+    for (const name of Object.keys(storage)) {
+      if (name.startsWith(STORAGE_PREFIX)) {
+        storage.removeItem(name);
+        removed += 1;
+      }
+    }
+  }
+  return removed;
 }
 
 /** Listeners told when the key is refused (401), so the page can ask for a new one. */

@@ -117,17 +117,43 @@ function connectEvents() {
     },
     onProgress: applyProgress,
     onError: () => {
-      showStream("down");
       const closed = source;
-      setTimeout(() => closed === source && probeThenReconnect(), reconnectDelay);
-      reconnectDelay = Math.min(reconnectDelay * 2, 30000);
+      retryLater(() => closed === source && probeThenReconnect());
     },
   });
 }
 
+/** Say the connection is down and when the next try is, then try then; each wait doubles. */
+function retryLater(attempt) {
+  showStream("down");
+  setTimeout(attempt, reconnectDelay);
+  reconnectDelay = Math.min(reconnectDelay * 2, 30000);
+}
+
+// after this long without Artisan, the notice also says what became of the work
+const LONG_OUTAGE_MS = 2 * 60 * 1000;
+let downSince = null;
+
 function showStream(state) {
   document.body.dataset.stream = state;
-  document.getElementById("connection").hidden = state !== "down";
+  const notice = document.getElementById("connection");
+  notice.hidden = state !== "down";
+  if (state !== "down") {
+    downSince = null;
+    return;
+  }
+  downSince ??= Date.now();
+  notice.textContent = outageNotice(Date.now() - downSince, reconnectDelay);
+}
+
+function outageNotice(downFor, retryIn) {
+  const retrying = `retrying in ${Math.round(retryIn / 1000)} s…`;
+  if (downFor < LONG_OUTAGE_MS) return `Lost the connection to Artisan; ${retrying}`;
+  return (
+    `Artisan has not answered for ${Math.round(downFor / 60000)} minutes. Files it received keep` +
+    ` processing there and show here when it is back; an upload that failed must be sent again.` +
+    ` Still ${retrying}`
+  );
 }
 
 async function probeThenReconnect() {
@@ -135,7 +161,7 @@ async function probeThenReconnect() {
     await api.files(); // a refused key shows the key screen instead of looping
     connectEvents();
   } catch (error) {
-    if (error.status !== 401) setTimeout(probeThenReconnect, reconnectDelay);
+    if (error.status !== 401) retryLater(probeThenReconnect);
   }
 }
 

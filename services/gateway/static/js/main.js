@@ -1,6 +1,6 @@
 // Start-up: ask for the API key once (kept in this browser), then wire the views together.
 
-import { api, forgetKey, onUnauthorized, storedKey, storeKey } from "./api.js";
+import { api, forgetEverything, onUnauthorized, storedKey, storeKey } from "./api.js";
 import { clearConversation, loadHistory, sendMessage, setupHistoryPaging, stopAnswer, updateEmptyState } from "./chat.js";
 import { chooseSource, chosenSources, dropSource, isSource, renderSources, setMessageLimit, setupComposer } from "./composer.js";
 import { openStartingConversation, personaChosen, setupConversations } from "./conversations.js";
@@ -24,10 +24,7 @@ async function start() {
   setupHistoryPaging();
   onFileEvents({ isSource, choose: chooseSource, remove: dropSource, changed: renderSources, sources: chosenSources });
   onUnauthorized((error) => askForKey(error.message));
-  document.getElementById("sign-out").addEventListener("click", () => {
-    forgetKey();
-    askForKey("Enter an API key to continue.");
-  });
+  document.getElementById("sign-out").addEventListener("click", signOut);
   document.getElementById("key-form").addEventListener("submit", submitKey);
 
   // `artisan up` can print a link with the key in the fragment, which never reaches a server
@@ -59,6 +56,13 @@ async function connect(key) {
     askForKey(error.status === 401 ? "That key was refused: check it and paste it again." : error.message);
     return;
   }
+  if (key !== storedKey() && forgetEverything() > 0) {
+    // another key than the one this browser kept: the previous person's drafts, conversation
+    // and sources go, and the page starts over with this key (nothing of theirs in memory)
+    storeKey(key);
+    location.reload();
+    return;
+  }
   storeKey(key);
   keyScreen.hidden = true;
   app.hidden = false;
@@ -76,6 +80,17 @@ async function connect(key) {
   } catch (error) {
     reportError(error, "Loading the conversation");
   }
+}
+
+/** Leave nothing for the next person at this browser: every entry Artisan keeps in it goes
+ * (the key, drafts, the open conversation, chosen sources, the persona), and the page loads
+ * again, so nothing stays in memory either. */
+function signOut() {
+  forgetEverything();
+  // what the page may still write while it unloads (an answer cut short puts its question back
+  // in the box) goes too
+  addEventListener("pagehide", forgetEverything);
+  location.reload();
 }
 
 function askForKey(message = "") {
