@@ -1,4 +1,5 @@
-"""One chat turn, start to end: redact, gather context, stream 1A, check with 1B, store.
+"""One chat turn, start to end: redact, gather context, stream 1A, check with 1B, store. What
+the asker gets, streamed and whole, carries no remote image and no link (answer_links.py).
 
 Events go out on chat.stream.<request_id>: `token`s, then one `done` — or one `error`, in which
 case nothing was stored, or one `stopped` when the asker left (chat.stop.<request_id>) before the
@@ -11,7 +12,7 @@ tokens, the answer, its citations and the stored turn alike.
 import asyncio
 import logging
 import uuid
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -20,8 +21,10 @@ from faststream.nats import NatsBroker
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 
-from services.chat.failures import in_words
+from services.chat.answer_links import AnswerLinks, clean_answer
+from services.chat.failures import in_words, logged
 from services.chat.sources import final_citations, load_passages
+from services.chat.streaming import pieces_of, send_tokens
 from services.chat.tools.turn import references_only, tools_for_turn
 from shared.config import chat_settings, model_settings
 from shared.context_client import request_context
@@ -49,7 +52,6 @@ from shared.text.citations import (
     first_mention_numbers,
     renumber_markers,
 )
-from shared.text.words import word_pieces
 from shared.usage import WorkContext, working_on
 
 logger = logging.getLogger(__name__)
@@ -108,7 +110,8 @@ async def answer_turn(
                 stored = await insert_turn(pool, _new_turn(request, turn_id, answered))
                 answered.conversation_id = stored["conversation_id"]
     except Exception as exc:
-        logger.exception("chat request %s failed", request.request_id)  # the whole error, here
+        # the whole error, here only: a provider's reply may echo the key it was sent
+        logger.error("chat request %s failed:\n%s", request.request_id, logged(exc))
         event = ChatStreamEvent(type="error", text=_told(exc))
     else:
         if answered is None:
@@ -171,9 +174,12 @@ async def _answer(
     message = redact(request.message).text  # before anything reads, sends or stores it
     if is_name_question(message):
         outcome = Outcome(persona.profile, False, Usage(model="persona-profile"), [])
-        await _send_tokens(broker, subject, _pieces(persona.profile), StreamedMarkers([]))
+        await send_tokens(
+            broker, subject, pieces_of(persona.profile), StreamedMarkers([]), AnswerLinks()
+        )
     else:
         outcome = await _grounded(broker, pool, request, persona, message, subject)
+    _clean(outcome, message)
     citations: list[Citation] = []
     if outcome.input is not None and not outcome.refused:
         citations = final_citations(outcome.answer, outcome.input.bundle, outcome.input.passages)
@@ -186,6 +192,19 @@ async def _answer(
     sections = [] if outcome.input is None else outcome.input.bundle.sections
     section_sizes = [{"name": s.name, "tokens": s.tokens} for s in sections]
     return Answered(persona, message, outcome, citations, section_sizes)
+
+
+def _sources(outcome_input: AnswerInput | None, message: str) -> list[str]:
+    """The texts whose addresses an answer may show whole: the asker's own message and the
+    passages it was given (their files, turns and facts)."""
+    return [message, *(outcome_input.passages.values() if outcome_input else ())]
+
+
+def _clean(outcome: Outcome, message: str) -> None:
+    """The whole answer cleaned as its tokens were: call 1B may have rewritten it."""
+    sources = _sources(outcome.input, message)
+    outcome.answer = clean_answer(outcome.answer, sources)
+    outcome.removed = [clean_answer(statement, sources) for statement in outcome.removed]
 
 
 def _new_turn(request: ChatRequest, turn_id: uuid.UUID, answered: Answered) -> NewTurn:
@@ -246,7 +265,8 @@ async def _grounded(
     answer_input = AnswerInput(persona, message, bundle, passages, tools)
     stream = registry.answerer().stream_answer(answer_input)
     markers = StreamedMarkers(reference.ref for reference in bundle.references)
-    draft = await _send_tokens(broker, subject, stream, markers)
+    links = AnswerLinks(_sources(answer_input, message))
+    draft = await send_tokens(broker, subject, stream, markers, links)
     return await checked_outcome(answer_input, draft, stream, enabled=chat_settings().answer_check)
 
 
@@ -267,22 +287,3 @@ async def checked_outcome(
     if checked.removed and not cited_refs(checked.answer):
         return Outcome(REFUSAL, True, usage, checked.removed, answer_input)
     return Outcome(checked.answer.strip(), False, usage, checked.removed, answer_input)
-
-
-async def _send_tokens(
-    broker: NatsBroker, subject: str, pieces: AsyncIterator[str], markers: StreamedMarkers
-) -> str:
-    """Stream the pieces with their markers numbered 1…n; the draft as written (for call 1B)."""
-    written = []
-    async for piece in pieces:
-        written.append(piece)
-        if shown := markers.feed(piece):
-            await broker.publish(ChatStreamEvent(type="token", text=shown), subject)
-    if held := markers.flush():
-        await broker.publish(ChatStreamEvent(type="token", text=held), subject)
-    return "".join(written)
-
-
-async def _pieces(text: str) -> AsyncIterator[str]:
-    for piece in word_pieces(text):
-        yield piece

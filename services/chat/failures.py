@@ -3,8 +3,11 @@ address, its error body, a setting's name) and our exception's name stay in the 
 log: the asker learns what happened, and who can do what about it. What a failing model did is
 worded in shared.model_words, as for a file the pipeline could not read."""
 
+import traceback
+
 from shared.errors import ModelFailure
 from shared.model_words import ADMIN, TRY_AGAIN, failure_of
+from shared.secrets import redact
 
 
 def in_words(exc: Exception, model: str) -> str:
@@ -15,6 +18,12 @@ def in_words(exc: Exception, model: str) -> str:
     if isinstance(exc, TimeoutError):
         return f"Gathering your files and memory for the answer took too long. {TRY_AGAIN}."
     return f"Something went wrong while answering. {TRY_AGAIN}."
+
+
+def logged(exc: BaseException) -> str:
+    """The failure as the log keeps it for the admin: the whole traceback, the provider's
+    address and reply included, but with any key or password it echoes redacted."""
+    return redact("".join(traceback.format_exception(exc))).text
 
 
 def _model_failed(exc: ModelFailure, model: str) -> str:
