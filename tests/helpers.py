@@ -19,7 +19,8 @@ from shared.db import create_pool, files, users
 from shared.db.turns import NewTurn, insert_turn
 from shared.formats import media_type_for
 from shared.launcher.embedded import free_port
-from shared.launcher.stack import Stack, start_stack
+from shared.launcher.stack import Stack, start_stack, wait_until_ready
+from shared.launcher.supervisor import Supervisor
 from shared.model_server_settings import ModelServerSettings
 
 
@@ -173,6 +174,30 @@ def own_stack(
         yield stack
     finally:
         stack.stop()
+
+
+@contextmanager
+def second_gateway(system: Stack, log_dir: Path, env: dict[str, str]) -> Iterator[str]:
+    """Another gateway process on `system`'s NATS and PostgreSQL, with the settings of `env`;
+    yields its URL."""
+    port = free_port()
+    supervisor = Supervisor(
+        {
+            **env,
+            "ARTISAN_NATS_URL": system.nats_url,
+            "ARTISAN_DATABASE_URL": system.database_url,
+            "ARTISAN_HOST": "127.0.0.1",
+            "ARTISAN_PORT": str(port),
+        },
+        log_dir=log_dir,
+    )
+    supervisor.start("gateway")
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_ready(url, supervisor)
+        yield url
+    finally:
+        supervisor.stop()
 
 
 def heal_until_all_running(stack: Stack, timeout: float = 60) -> None:

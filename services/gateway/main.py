@@ -133,8 +133,8 @@ def body_limits(settings: GatewaySettings) -> LimitFor:
     def limit_for(method: str, path: str) -> int | None:
         if method not in ("POST", "PUT", "PATCH"):
             return settings.max_body_bytes  # a GET or DELETE has no business sending a body
-        if path == "/v1/files":
-            return None
+        if path == "/v1/files" or (method == "PUT" and path.startswith("/v1/files/")):
+            return None  # an upload, or an update in place
         if path == "/v1/turns/import":
             return settings.max_import_body_bytes
         if path == MCP_PATH:  # an MCP upload brings its file inside the request, in base64

@@ -1,15 +1,17 @@
 """The storage quota: an upload that would take a user's files past it is refused whole, after it
-was received and before anything of it is stored. Two uploads checked at the same moment may each
-fit alone and pass together: the quota is a fair-use bound, not an exact ledger."""
+was received and before anything of it is stored. The check and the storing share a transaction
+in which the user's uploads take turns, so uploads racing each other cannot pass together what
+each would pass alone (the quota counts each file's newest version: docs/storage.md)."""
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from uuid import UUID
 
 import asyncpg
 
 from services.gateway.upload_stream import ReceivedFile
 from services.gateway.uploads import UploadRejected
-from shared.db.storage import stored_bytes
+from shared.db.storage import hold_storage, stored_bytes
 
 _UNITS = (("GB", 1024**3), ("MB", 1024**2), ("KB", 1024))
 
@@ -27,8 +29,20 @@ def new_bytes(received: Sequence[ReceivedFile], present: set[str]) -> int:
     return sum(sizes.values())
 
 
+@asynccontextmanager
+async def storing(
+    pool: asyncpg.Pool, *, user_id: UUID, quota_bytes: int
+) -> AsyncIterator[asyncpg.Connection]:
+    """The transaction to check an upload in (check_quota) and store it: under a quota, the
+    user's other uploads wait until it commits or rolls back."""
+    async with pool.acquire() as conn, conn.transaction():
+        if quota_bytes:
+            await hold_storage(conn, user_id=user_id)
+        yield conn
+
+
 async def check_quota(
-    pool: asyncpg.Pool,
+    conn: asyncpg.Connection,
     *,
     user_id: UUID,
     quota_bytes: int,
@@ -36,13 +50,14 @@ async def check_quota(
     replacing_bytes: int = 0,
 ) -> None:
     """UploadRejected (413) when the upload would pass the quota (0: none); it closes the files.
-    An update counts what it adds over the `replacing_bytes` of the version it replaces."""
+    An update counts what it adds over the `replacing_bytes` of the version it replaces. Exact
+    only inside `storing`, before the upload is stored."""
     if not quota_bytes:
         return
     hashes = sorted({file.content_hash for file in received})
-    used, present = await stored_bytes(pool, user_id=user_id, content_hashes=hashes)
+    used, present = await stored_bytes(conn, user_id=user_id, content_hashes=hashes)
     adding = new_bytes(received, present) - replacing_bytes
-    if adding == 0 or used + adding <= quota_bytes:
+    if adding <= 0 or used + adding <= quota_bytes:
         return
     for file in received:
         file.close()

@@ -9,6 +9,7 @@ from opentelemetry import trace
 
 from services.gateway.ingest import read_at_upload
 from services.gateway.progress_hub import GatewayProgress
+from services.gateway.quota import check_quota, storing
 from services.gateway.schemas import FileRecord
 from services.gateway.upload_stream import ReceivedFile
 from services.gateway.uploads import UploadRejected, extension_of
@@ -24,9 +25,10 @@ async def store_update(
     *,
     current: asyncpg.Record,
     upload: ReceivedFile,
+    quota_bytes: int,
 ) -> tuple[FileRecord, bool]:
     """Queue `upload` as the file's next version; (record, False) when it is the content the
-    file already has (nothing to do)."""
+    file already has (nothing to do). UploadRejected when it would pass the storage quota."""
     check_same_type(current["filename"], upload.filename)
     if upload.content_hash == current["content_hash"]:
         return FileRecord.from_row(current, duplicate=True), False
@@ -35,28 +37,46 @@ async def store_update(
         span.set_attribute("artisan.file.id", str(current["id"]))
         span.set_attribute("artisan.file.size", upload.size)
         data = upload.read()
-        async with pool.acquire() as conn:
-            try:
-                row = await file_versions.begin_update(
-                    conn,
-                    user_id=current["user_id"],
-                    file_id=current["id"],
-                    content_hash=upload.content_hash,
-                    data=data,
-                    text=read_at_upload(upload.filename, data),
-                    trace_context=current_trace_context(),
-                )
-            except asyncpg.UniqueViolationError:
-                message = await _same_content(conn, current["user_id"], upload.content_hash)
-                raise HTTPException(409, message) from None
-        if row is None:  # another request changed the file first
-            check_updatable(
-                await files.get_file(pool, user_id=current["user_id"], file_id=current["id"])
+        user_id = current["user_id"]
+        async with storing(pool, user_id=user_id, quota_bytes=quota_bytes) as conn:
+            # what the update replaces, as it is now that the user's other uploads wait
+            latest = await files.get_file(conn, user_id=user_id, file_id=current["id"])
+            check_updatable(latest)
+            await check_quota(
+                conn,
+                user_id=user_id,
+                quota_bytes=quota_bytes,
+                received=[upload],
+                replacing_bytes=latest["size"],
             )
-            raise HTTPException(409, "The file changed meanwhile; send the update again.")
+            row = await _begin_update(conn, latest, upload, data)
         span.set_attribute("artisan.file.version", row["version"])
     await progress.announce(row)
     return FileRecord.from_row(row), True
+
+
+async def _begin_update(
+    conn: asyncpg.Connection, current: asyncpg.Record, upload: ReceivedFile, data: bytes
+) -> asyncpg.Record:
+    try:
+        row = await file_versions.begin_update(
+            conn,
+            user_id=current["user_id"],
+            file_id=current["id"],
+            content_hash=upload.content_hash,
+            data=data,
+            text=read_at_upload(upload.filename, data),
+            trace_context=current_trace_context(),
+        )
+    except asyncpg.UniqueViolationError:
+        message = await _same_content(conn, current["user_id"], upload.content_hash)
+        raise HTTPException(409, message) from None
+    if row is None:  # another request changed the file first
+        check_updatable(
+            await files.get_file(conn, user_id=current["user_id"], file_id=current["id"])
+        )
+        raise HTTPException(409, "The file changed meanwhile; send the update again.")
+    return row
 
 
 def check_same_type(stored_name: str, uploaded_name: str) -> None:

@@ -251,15 +251,16 @@ def _place(c: NewChunk) -> dict[str, object]:
 
 
 async def switch_version(conn: asyncpg.Connection, *, file_id: UUID, version: int) -> None:
-    """The built version goes live (inside the caller's transaction): the chunks it replaced
-    leave search but keep their rows, so the turns that cited them still resolve; its shared
-    chunks take their new places; its new chunks enter search; older bytes are dropped."""
-    await conn.execute(
-        "UPDATE file_chunks SET searchable = false, embedding = NULL"
-        " WHERE file_id = $1 AND version_to = $2 AND searchable",
-        file_id,
-        version,
-    )
+    """The built version goes live (inside the caller's transaction, which commits it with the
+    file's status, so a redelivery finds nothing left to do): the chunks it replaced are
+    deleted, with their cuts, vectors and index terms; its shared chunks take their new places;
+    its new chunks enter search; the older versions' bytes and text are deleted.
+
+    A turn that cited a replaced chunk keeps what it showed: its citations hold the file, the
+    section, the lines and the quoted words (superjournal.citations), and no reader resolves an
+    old chunk (GET /v1/files/{id}/chunks lists the live version's). Keeping those rows kept
+    every version of the file, and whatever the user had removed from it, forever."""
+    await delete_replaced(conn, file_id=file_id, version=version)
     await conn.execute(
         """UPDATE file_chunks SET chunk_index = (pending->>'chunk_index')::int,
                char_start = (pending->>'char_start')::int,
@@ -278,4 +279,12 @@ async def switch_version(conn: asyncpg.Connection, *, file_id: UUID, version: in
     )
     await conn.execute(
         "DELETE FROM file_contents WHERE file_id = $1 AND version < $2", file_id, version
+    )
+
+
+async def delete_replaced(conn: asyncpg.Connection, *, file_id: UUID, version: int) -> None:
+    """Delete the chunks of versions before `version` that it does not share (chunk_terms
+    follow by cascade); those an older build left marked are caught up here too."""
+    await conn.execute(
+        "DELETE FROM file_chunks WHERE file_id = $1 AND version_to <= $2", file_id, version
     )

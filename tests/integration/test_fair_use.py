@@ -10,17 +10,15 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import AsyncExitStack
-from pathlib import Path
 
 import asyncpg
 import httpx
 import pytest
 
 from shared.db import users
-from shared.launcher.embedded import free_port
-from shared.launcher.stack import Stack, wait_until_ready
-from shared.launcher.supervisor import Supervisor
+from shared.launcher.stack import Stack
 from tests.conftest import TEST_ENV
+from tests.helpers import second_gateway
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -38,24 +36,9 @@ SLOT_BACK_SECONDS = 10  # how long a closed stream may take to give its slot bac
 @pytest.fixture(scope="module")
 def limited_url(system: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A second gateway with small limits, on the session's NATS and PostgreSQL."""
-    port = free_port()
-    env = {
-        **TEST_ENV,
-        **LIMITS,
-        "ARTISAN_NATS_URL": system.nats_url,
-        "ARTISAN_DATABASE_URL": system.database_url,
-        "ARTISAN_HOST": "127.0.0.1",
-        "ARTISAN_PORT": str(port),
-    }
-    log_dir: Path = tmp_path_factory.mktemp("limited-gateway")
-    supervisor = Supervisor(env, log_dir=log_dir)
-    supervisor.start("gateway")
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_ready(url, supervisor)
+    env = {**TEST_ENV, **LIMITS}
+    with second_gateway(system, tmp_path_factory.mktemp("limited-gateway"), env) as url:
         yield url
-    finally:
-        supervisor.stop()
 
 
 NewClient = Callable[..., Awaitable[httpx.AsyncClient]]

@@ -141,11 +141,12 @@ async def test_an_update_reprocesses_only_the_changed_chunk(
         assert first_calls[role] == 24, (role, first_calls)
         assert update_calls[role] == 1, (role, update_calls)
 
-    # the turn that cited the replaced chunk still reads the text it quoted
-    cited = await chunks.get_chunk(
+    # the replaced chunk is gone (a turn that cited it keeps what it quoted:
+    # tests/integration/test_update_storage.py)
+    replaced = await chunks.get_chunk(
         db, user_id=client.user_id, file_id=UUID(first["id"]), chunk_id=UUID(old_chunk["id"])
     )
-    assert cited is not None and OLD_PHRASE in cited["text"]
+    assert replaced is None
     # search reads the new version only
     assert any(NEW_PHRASE in text for text in await search_texts(client, "zeppelin prototype"))
     mobile = await search_texts(client, "mobile strongest signal speed breadth")

@@ -12,7 +12,6 @@ from services.gateway.deps import FILE_NOT_FOUND, FileId, Pool, Progress, Settin
 from services.gateway.dispatch_settings import dispatch_settings
 from services.gateway.ingest import store_uploads
 from services.gateway.paging import DEFAULT_LIMIT, INVALID_PAGE, Before, Limit
-from services.gateway.quota import check_quota
 from services.gateway.schemas import (
     ChunkList,
     ChunkRecord,
@@ -81,12 +80,14 @@ async def upload_files(
         supported_extensions=SUPPORTED_EXTENSIONS,
     )
     received = await receive_files(request, limits)
-    await check_quota(
-        pool, user_id=user.id, quota_bytes=settings.storage_quota_bytes, received=received
-    )
     try:
         records = await store_uploads(
-            pool, progress, user_id=user.id, received=received, media_type_for=media_type_for
+            pool,
+            progress,
+            user_id=user.id,
+            received=received,
+            media_type_for=media_type_for,
+            quota_bytes=settings.storage_quota_bytes,
         )
     finally:
         for upload in received:
@@ -126,14 +127,13 @@ async def update_file(
     )
     [received] = await receive_files(request, limits)
     try:
-        await check_quota(
+        record, queued = await store_update(
             pool,
-            user_id=user.id,
+            progress,
+            current=current,
+            upload=received,
             quota_bytes=settings.storage_quota_bytes,
-            received=[received],
-            replacing_bytes=current["size"],
         )
-        record, queued = await store_update(pool, progress, current=current, upload=received)
     finally:
         received.close()
     if not queued:

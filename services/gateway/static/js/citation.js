@@ -46,12 +46,22 @@ export async function openCitation(citation) {
 
 async function filePassage(citation) {
   const chunk = (await chunksOf(citation.file_id)).find((item) => item.id === citation.chunk_id);
-  if (!chunk) return [el("p", { class: "error-text" }, "This passage is no longer in the file.")];
+  if (!chunk) return replacedPassage(citation);
   const where = [citation.title || chunk.title, lineRange(chunk.line_start, chunk.line_end),
     `characters ${chunk.char_start}–${chunk.char_end}`].filter(Boolean).join(" · ");
   return [
     el("p", { class: "muted passage-where" }, where),
     el("pre", { class: "passage", tabindex: "0" }, ...highlighted(chunk.text, citation.snippet)),
+  ];
+}
+
+// a passage of an earlier version: the file was updated since, and only what the answer quoted
+// from it is kept (docs/storage.md)
+function replacedPassage(citation) {
+  return [
+    el("p", { class: "muted passage-where" }, citation.title || citation.filename),
+    el("blockquote", { class: "passage-quote" }, el("mark", {}, citation.snippet)),
+    el("p", { class: "muted" }, "This passage was replaced by a newer version of the file; the words above are what the answer quoted from it."),
   ];
 }
 
