@@ -74,6 +74,39 @@ POSITIVES = [
         "private key",
     ),
     ("my password is sunshine", "sunshine", "password"),
+    # issue 29, finding 8
+    ("pay DE89 3704 0044 0532 0130 00 today", "3704 0044 0532", "IBAN"),
+    ("IBAN FR1420041010050500013M02606", "20041010050500013M02606", "IBAN"),
+    ("to CH93 0076 2011 6238 5295 7.", "0076 2011 6238 5295 7", "IBAN"),
+    ("NO93 8601 1117 947", "8601 1117 947", "IBAN"),
+    ("MT84 MALT 0110 0001 2345 MTLC AST0 01S", "MTLC AST0 01S", "IBAN"),
+    (
+        "hook https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+        "T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+        "webhook URL",
+    ),
+    ("npm_abcdefghijklmnopqrstuvwxyz0123456789", "abcdefghijklmnopqrstuvwxyz0123456789", "API key"),
+    ("hf_abcdefghijklmnopqrstuvwxyzABCDEFGH", "abcdefghijklmnopqrstuvwxyzABCDEFGH", "API key"),
+    ("Authorization: Basic dXNlcjpwYXNzd29yZA==", "dXNlcjpwYXNzd29yZA==", "password"),
+    ('{"Authorization": "Bearer abc123"}', "abc123", "token"),
+    (
+        "AKIAIOSFODNN7EXAMPLE\nwJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "API key",
+    ),
+    ("my password is correct horse battery staple", "horse battery staple", "password"),
+    ('{"password": "hunter two", "user": "bob"}', "hunter two", "password"),
+    ("DB_PASSWORD=hunter2xyz", "hunter2xyz", "password"),
+    ("Passwort: geheim123", "geheim123", "password"),
+    ("Datenbankkennwort ist Sonne42", "Sonne42", "password"),
+    ("Mon mot de passe est soleil levant.", "soleil levant", "password"),
+    ("Mi contraseña es gato azul", "gato azul", "password"),
+    ("La mia password è cane nero", "cane nero", "password"),
+    ("Mijn wachtwoord is fiets rood", "fiets rood", "password"),
+    ("Minha senha é casa branca", "casa branca", "password"),
+    ("Moje hasło to zielony las", "zielony las", "password"),
+    ("API-Schlüssel: a1b2c3d4e5f6g7h8", "a1b2c3d4e5f6g7h8", "API key"),
+    ("clé API : a1b2c3d4e5f6g7h8", "a1b2c3d4e5f6g7h8", "API key"),
 ]
 
 NEGATIVES = [
@@ -101,6 +134,17 @@ NEGATIVES = [
     "See https://example.com/docs:intro@v2 for details.",
     "The public key is -----BEGIN PUBLIC KEY----- below.",
     "tasks_and_keys: tracked in the wiki",
+    # issue 29, finding 8
+    "Your password is too short.",
+    "The password is correct.",
+    "Das Passwort ist falsch.",
+    "Le mot de passe est incorrect.",
+    "Reference DE00 3704 0044 0532 0130 00",  # the checksum fails
+    "DE89 3704 0044 0532 0130 01",  # one digit off
+    "ZZ12 ABCD EFGH IJKL",  # no such country
+    "run npm_install and hf_hub_download",
+    "The Authorization header is required.",
+    "1Password is my password manager.",
 ]
 
 
@@ -129,6 +173,27 @@ def test_several_secrets_in_one_text_are_counted_and_the_rest_kept() -> None:
     assert set(result.kinds) == {"password", "SSN", "card number"}
     assert result.text.startswith("Login: password: [redacted password].")
     assert result.text.endswith("Thanks!")
+
+
+def test_a_key_inside_a_password_clause_keeps_its_own_marker() -> None:
+    result = redact("my password is hunter2 and my key sk-abcdefghijklmnopqrstuvwxyz123456 ok")
+    assert result.text == (
+        "my password is [redacted password] [redacted API key] [redacted password]"
+    )
+
+
+def test_a_hex_digest_near_an_aws_key_id_is_not_its_secret() -> None:
+    text = "AKIAIOSFODNN7EXAMPLE at commit 9fceb02d0ae598e95dc970b74767f19372d61af8"
+    assert (
+        redact(text).text == "[redacted API key] at commit 9fceb02d0ae598e95dc970b74767f19372d61af8"
+    )
+
+
+def test_what_follows_a_password_clause_is_kept() -> None:
+    text = "Wifi password: orange tiger velvet, the router is in the hall.\nSee you."
+    assert redact(text).text == (
+        "Wifi password: [redacted password], the router is in the hall.\nSee you."
+    )
 
 
 def test_redacting_twice_changes_nothing_more() -> None:
