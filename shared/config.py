@@ -214,6 +214,11 @@ class ModelSettings(_ArtisanSettings):
     prices: dict[str, tuple[float, float]] = Field(
         default_factory=dict, description="extra or overriding DEFAULT_PRICES entries"
     )
+    model_hosts_allowed: str = Field(
+        "",
+        description="the only hosts (`ollama,10.0.0.5:8000`) the admin may point models at;"
+        " empty: any but link-local and metadata ones (docs/trust-model.md)",
+    )
 
     def cost_usd(self, model: str, prompt_tokens: int, completion_tokens: int) -> float:
         return estimated_cost_usd(model, prompt_tokens, completion_tokens, self.prices)
@@ -224,11 +229,6 @@ class ModelSettings(_ArtisanSettings):
 
     @property
     def remote_ingestion(self) -> bool:
-    model_hosts_allowed: str = Field(
-        "",
-        description="the only hosts (`ollama,10.0.0.5:8000`) the admin may point models at;"
-        " empty: any but link-local and metadata ones (docs/trust-model.md)",
-    )
         """The chat model also classifies, chunks, cuts, summarises and learns facts."""
         return self.remote_llm and self.llm_roles == "all"
 
