@@ -54,9 +54,16 @@ async def upload_corpus(client: httpx.AsyncClient, corpus: dict[str, str]) -> No
             response.raise_for_status()
 
     await asyncio.gather(*(send(d, t) for d, t in corpus.items()))
+    await none_processing(client)
+
+
+async def none_processing(client: httpx.AsyncClient) -> None:
+    """Poll (once a second: per-file polling would meet the rate limit) until none of the user's
+    files is processing: one row of the status-filtered list."""
     while True:
-        listed = (await client.get("/v1/files")).json()["items"]
-        if all(f["status"] != "processing" for f in listed):
+        wanted = {"status": "processing", "limit": 1}
+        page = await client.get("/v1/files", params=wanted, timeout=60)
+        if not page.json()["items"]:
             return
         await asyncio.sleep(1)
 
