@@ -132,7 +132,8 @@ class FakeModelServer:
         body: dict[str, Any] | str | None = None,
         times: int = 1,
     ) -> None:
-        """Answer the next `times` requests with `status` (body: both clients' error shapes)."""
+        """Answer the next `times` requests with `status` (body: both clients' error shapes, or
+        the page given)."""
         raw = body if isinstance(body, str) else json.dumps(body or error_body(status))
         self._script(_Fault(status=status, headers=headers or {}, body=raw.encode()), times)
 
@@ -181,7 +182,7 @@ class FakeModelServer:
         wait = self.latency + fault.delay
         if wait > 0:
             self._stopping.wait(wait)
-        if fault.status >= 400:
+        if fault.status >= 400 or fault.body:  # an error, or a scripted body (a web page)
             return fault.status, fault.headers, fault.body or b""
         if path.endswith("/chat/completions") and payload.get("stream"):
             return 200, {"Content-Type": "text/event-stream"}, self._chat_stream(payload, fault)

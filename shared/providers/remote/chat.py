@@ -185,6 +185,9 @@ class OpenAICompatibleChat:
                 except openai.APIError as exc:
                     await self._failed(role, messages, started)
                     raise from_openai_error(exc, self._endpoint, role) from exc
+                if not hasattr(response, "choices"):  # the SDK hands back a body it could not parse
+                    await self._failed(role, messages, started)
+                    raise self._not_a_chat_reply(role)
                 return _reply_of(response, messages, started)
 
     def _too_slow(self, role: str, messages: list[Message], budget: int) -> ModelTooSlowError:
@@ -194,6 +197,14 @@ class OpenAICompatibleChat:
             f" (reading its prompt and writing at most {budget} tokens at a slow CPU model's"
             " pace): choose a faster model, or let the offline rules do ingestion"
             " (ARTISAN_LLM_ROLES=answers)",
+            model=self.model,
+            role=role,
+        )
+
+    def _not_a_chat_reply(self, role: str) -> ModelOutputError:
+        return ModelOutputError(
+            f"{self._endpoint.base_url} answered the {role} call, but not with an OpenAI-compatible"
+            " chat reply (a web page?): check the base URL, which usually ends in /v1",
             model=self.model,
             role=role,
         )

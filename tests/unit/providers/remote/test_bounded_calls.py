@@ -124,3 +124,14 @@ async def test_a_file_type_the_model_cannot_give_is_the_offline_rules_and_record
         ("openai-compatible", "invalid"),
         ("local", "fallback"),
     ]
+
+
+async def test_a_web_page_where_a_model_should_answer_is_a_clear_failure(
+    server: FakeModelServer, make_settings: Settings
+) -> None:
+    chat = OpenAICompatibleChat(make_settings())
+    page = "<html><body>Welcome to the router</body></html>"
+    server.fail_with(200, headers={"Content-Type": "text/html"}, body=page)
+    with pytest.raises(ModelOutputError, match="not with an OpenAI-compatible chat reply"):
+        await _label(chat)
+    assert len(server.chat_requests) == 1  # one bounded attempt: a page is not worth a retry
