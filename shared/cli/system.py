@@ -28,6 +28,7 @@ from shared.launcher.stack import (
     start_stack,
 )
 from shared.launcher.supervisor import SERVICES, ServiceProcess, Supervisor
+from shared.model_hosts import ModelHostRefused
 from shared.model_server_settings import model_server_settings
 
 T = TypeVar("T")
@@ -246,6 +247,9 @@ def reembed() -> int:
     try:
         follow = _gateway_up(gateway.host, gateway.port)
         asyncio.run(_reembed(database_url, nats_url, follow=follow))
+    except ModelHostRefused as exc:  # the operator's rules refuse the embeddings endpoint
+        print(f"error: nothing was re-embedded: {exc}", file=sys.stderr)
+        return 2
     finally:
         for part in reversed(embedded):
             part.stop()

@@ -3,6 +3,10 @@
 link-local addresses are refused with what to do, a loopback one is accepted and said to be one,
 and a host the operator does not allow is refused on save, test and re-embedding."""
 
+import asyncio
+import os
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -138,5 +142,23 @@ async def test_re_embedding_refuses_an_embedder_the_operator_no_longer_allows(
     try:
         with pytest.raises(ModelHostRefused, match="Not re-embedding: the embeddings base URL"):
             await queue_reembedding(ruled_system.database_url, ruled_system.nats_url)
+        said = await asyncio.to_thread(_artisan_reembed, ruled_system)
+        assert said.returncode == 2
+        assert "error: nothing was re-embedded: Not re-embedding" in said.stderr
+        assert "Traceback" not in said.stderr
     finally:
         use_saved_models(None)  # this process's view of the saved models, as before
+
+
+def _artisan_reembed(stack: Stack) -> subprocess.CompletedProcess[str]:
+    """`artisan reembed` as an operator runs it, under the narrowed list (this process's env)."""
+    env = {
+        **os.environ,
+        "ARTISAN_NATS_URL": stack.nats_url,
+        "ARTISAN_DATABASE_URL": stack.database_url,
+        "ARTISAN_PORT": "1",  # no gateway there: queue and return
+    }
+    artisan = str(Path(sys.executable).parent / "artisan")
+    return subprocess.run(
+        [artisan, "reembed"], env=env, capture_output=True, text=True, timeout=120
+    )
