@@ -132,8 +132,7 @@ class FakeModelServer:
         body: dict[str, Any] | str | None = None,
         times: int = 1,
     ) -> None:
-        """Answer the next `times` requests with `status` (body: both clients' error shapes, or
-        the page given)."""
+        """Answer the next `times` requests with `status` and `body` (default: an error's)."""
         raw = body if isinstance(body, str) else json.dumps(body or error_body(status))
         self._script(_Fault(status=status, headers=headers or {}, body=raw.encode()), times)
 
