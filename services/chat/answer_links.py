@@ -29,6 +29,9 @@ from services.chat.link_parts import MAX_HELD, TagReader, link_address, urls_in
 
 _ORDINARY = re.compile(r"[^\[\]()!<\n]+")  # nothing in it can start what is cleaned
 _REF = re.compile(r"Ref:\s*\d+")
+# a document Artisan made for this answer (services/chat/tools/documents.py): a path on the
+# same server as the answer, so following it takes nothing anywhere else
+_OWN_DOCUMENT = re.compile(r"/v1/documents/[0-9a-f-]{36}/export")
 
 
 class _Text:
@@ -210,6 +213,8 @@ class AnswerLinks:
         text = "" if link is None else link.text()
         if _REF.fullmatch(text):
             return f"[{text}]"  # a citation marker is kept whole
+        if link is not None and not link.image and _OWN_DOCUMENT.fullmatch(url):
+            return f"[{text}]({url})"
         if (link is not None and link.image) or url not in self._allowed or url == text:
             return text
         return f"{text} ({url})"

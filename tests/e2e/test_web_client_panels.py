@@ -133,7 +133,10 @@ async def test_html_in_a_quoted_passage_is_shown_as_text_never_run(
     await page.locator("#message").fill("What is the launch codename?")
     await page.keyboard.press("Enter")
     answer = page.locator(".turn[data-turn-id]:not([data-turn-id='']) .answer")
-    await expect(answer).to_contain_text(f"Bluebird {payload} and it ships")
+    # the chat service takes the tag out of the answer (docs/answers-and-links.md); the web
+    # client would show it as text: either way nothing of it runs
+    await expect(answer).to_contain_text("The launch codename is Bluebird")
+    await expect(answer).to_contain_text("and it ships in May")
     assert await answer.locator("img").count() == 0
     assert await page.evaluate("window.pwned") is None
 

@@ -27,7 +27,7 @@ async def test_a_preference_told_to_one_persona_is_no_fact_for_the_others(
     assert record["id"] in all_ids(vlad)  # P1 holds it while recent, then P3
     assert "sports analogies" in str(vlad["sections"])
     facts = (await api_client.get("/v1/memory")).json()["items"]
-    assert [f["fact"] for f in facts] == [
+    assert sorted(f["fact"] for f in facts) == [  # newest first: one turn's facts tie on time
         "The user is the CFO of Borealis.",
         "The user's company is called Borealis.",
     ]

@@ -17,6 +17,7 @@ from shared.config import model_settings, use_saved_models
 from shared.launcher.reembed import queue_reembedding
 from shared.launcher.stack import Stack
 from shared.model_hosts import ModelHostRefused
+from shared.providers import registry
 from tests.fakes.llm_responder import realistic_responder
 from tests.fakes.model_server import FakeModelServer
 from tests.helpers import client_for_new_user, own_stack
@@ -148,6 +149,7 @@ async def test_re_embedding_refuses_an_embedder_the_operator_no_longer_allows(
         assert "Traceback" not in said.stderr
     finally:
         use_saved_models(None)  # this process's view of the saved models, as before
+        registry.forget_providers()  # and its providers: the voyage embedder built above goes
 
 
 def _artisan_reembed(stack: Stack) -> subprocess.CompletedProcess[str]:

