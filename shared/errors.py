@@ -31,6 +31,10 @@ class ModelOutputError(ModelFailure, PermanentError):
     """The model's answer failed validation, also after one repair attempt."""
 
 
+class NotAChatReplyError(ModelOutputError):
+    """The endpoint answered with something that is not an OpenAI chat reply (a web page)."""
+
+
 class ModelTooSlowError(ModelOutputError):
     """The model did not finish a bounded call by its deadline: the same call would stall again,
     so it is not retried (a role with an offline rule of the same kind falls back to it)."""

@@ -24,6 +24,7 @@ from shared.errors import (
     ModelOutputError,
     ModelTooSlowError,
     ModelUnavailableError,
+    NotAChatReplyError,
     PermanentError,
 )
 from shared.model_hosts import ModelHostRefused, Network, allowed_hosts, endpoints_of, vet
@@ -169,6 +170,8 @@ def _failed(exc: Exception, model: str, network: Network, listing: Listing) -> C
 def _what_failed(exc: Exception, status: int | None, model: str, listing: Listing) -> str:
     if isinstance(exc, ModelTooSlowError):
         return "it did not finish a one-line answer in time: the model may be too slow for Artisan"
+    if isinstance(exc, NotAChatReplyError):
+        return f"it answered, but not in the OpenAI-compatible format: {CHECK_THE_ADDRESS}"
     if isinstance(exc, ModelOutputError):
         return (
             f"{model} answered, but not with the JSON asked for (also when asked again): Artisan"
@@ -214,6 +217,8 @@ def _refused(status: int, model: str, listing: Listing) -> str:
 def _spoke_openai(exc: Exception, status: int | None) -> bool | None:
     """True: it answered in the format, not what was asked; False: in no format the client
     reads; None: no answer to judge (none came, or an HTTP error)."""
+    if isinstance(exc, NotAChatReplyError):
+        return False
     if isinstance(exc, ModelOutputError):
         return True
     if (status is not None and status >= 300) or not isinstance(exc, _ANSWERED_UNREADABLY):

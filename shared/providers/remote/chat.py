@@ -12,7 +12,7 @@ import openai
 from pydantic import ValidationError
 
 from shared.config import ModelSettings
-from shared.errors import ModelOutputError, ModelTooSlowError
+from shared.errors import ModelOutputError, ModelTooSlowError, NotAChatReplyError
 from shared.providers.base import ModelT
 from shared.providers.remote.answers import (
     describe_error,
@@ -201,8 +201,8 @@ class OpenAICompatibleChat:
             role=role,
         )
 
-    def _not_a_chat_reply(self, role: str) -> ModelOutputError:
-        return ModelOutputError(
+    def _not_a_chat_reply(self, role: str) -> NotAChatReplyError:
+        return NotAChatReplyError(
             f"{self._endpoint.base_url} answered the {role} call, but not with an OpenAI-compatible"
             " chat reply (a web page?): check the base URL, which usually ends in /v1",
             model=self.model,
