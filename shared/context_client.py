@@ -1,6 +1,9 @@
 """Ask the context service over NATS request/reply: a bundle (the chat service and the gateway's
 preview) or the ranked passages of a question (the gateway's search)."""
 
+import asyncio
+import time
+
 import nats.errors
 from faststream.nats import NatsBroker
 from pydantic import BaseModel
@@ -9,6 +12,7 @@ from shared.contracts import ContextBundle, ContextRequest, Request, SearchReque
 
 ERROR_HEADER = "artisan-error"  # set on a reply that carries a failure instead of an answer
 START_HINT = "start it with `artisan up` (or `artisan run context`)"
+_NO_RESPONDER_PAUSE = 0.25  # seconds between asks while no context service has subscribed
 
 
 class ContextUnavailable(Exception):
@@ -49,9 +53,21 @@ async def _ask(
     subject: Request,
     timeout: float,  # noqa: ASYNC109 - the NATS request carries it to the server
 ) -> bytes:
-    """The body of the context service's reply on `subject`; its failures as exceptions."""
+    """The body of the context service's reply on `subject`; its failures as exceptions. A
+    service still starting (loading its embedding model) has no responder yet: asked again
+    within the same timeout, so a question sent as `artisan up` finishes is not refused."""
+    deadline = time.monotonic() + timeout
     try:
-        message = await broker.request(request, subject.value, timeout=timeout)
+        while True:
+            try:
+                message = await broker.request(
+                    request, subject.value, timeout=max(deadline - time.monotonic(), 0.1)
+                )
+                break
+            except nats.errors.NoRespondersError:
+                if time.monotonic() + _NO_RESPONDER_PAUSE >= deadline:
+                    raise
+                await asyncio.sleep(_NO_RESPONDER_PAUSE)
     except nats.errors.NoRespondersError as exc:
         raise ContextUnavailable(f"The context service is not running: {START_HINT}.") from exc
     except TimeoutError as exc:  # nats.errors.TimeoutError is one too
