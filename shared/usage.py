@@ -6,7 +6,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from uuid import UUID
 
 from shared.config import model_settings
@@ -44,6 +44,8 @@ UsageSink = Callable[[Sequence[Recorded]], Awaitable[None]]
 current_work: ContextVar[WorkContext | None] = ContextVar("current_work", default=None)
 # the calls a pipeline step made that are not written yet (None: write each call at once)
 _held: ContextVar[list[Recorded] | None] = ContextVar("held_calls", default=None)
+# set while a call serves several callers: its records are kept for them (captured_calls)
+_captured: ContextVar[list[ModelCall] | None] = ContextVar("captured_calls", default=None)
 _sink: UsageSink | None = None
 LOCAL_PROVIDER = "local"
 
@@ -117,9 +119,44 @@ async def record_call(
         outcome=outcome,
     )
     observe_model_call(call)  # in memory, for /metrics: costs no round trip
+    captured = _captured.get()
+    if captured is not None:
+        captured.append(call)
+    else:
+        await _keep(call)
+
+
+async def _keep(call: ModelCall) -> None:
+    """Hold a local call with the step's others; write a remote one at once."""
     held = _held.get()
     # a remote call is paid for: its row is written at once, so a crash never loses its cost
-    if held is not None and provider == LOCAL_PROVIDER:
+    if held is not None and call.provider == LOCAL_PROVIDER:
         held.append((call, current_work.get()))
     else:
         await _write([(call, current_work.get())])
+
+
+@contextmanager
+def calls_captured() -> Iterator[list[ModelCall]]:
+    """Keep the calls made inside instead of recording them: they served several callers, and
+    each records its share in its own work context (record_share)."""
+    captured: list[ModelCall] = []
+    token = _captured.set(captured)
+    try:
+        yield captured
+    finally:
+        _captured.reset(token)
+
+
+async def record_share(calls: Sequence[ModelCall], share: float) -> None:
+    """Record `share` (0-1) of each call's tokens and cost for the work in this context; its
+    latency is the whole call's, which the caller waited for."""
+    for call in calls:
+        await _keep(
+            replace(
+                call,
+                prompt_tokens=round(call.prompt_tokens * share),
+                completion_tokens=round(call.completion_tokens * share),
+                cost_usd=call.cost_usd * share,
+            )
+        )

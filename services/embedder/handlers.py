@@ -1,5 +1,7 @@
 """chunk.compressed / chunk.ready.factual → embedding → progress; the last → file.embedded.
-turn.compressed → the journal row embedded by its decision arc → the turn is journaled."""
+turn.compressed → the journal row embedded by its decision arc → the turn is journaled.
+The messages a process holds at once share forward passes (shared.providers.batched_embedder)
+and each is stored and acked on its own, so a retry redoes exactly one."""
 
 import asyncpg
 from faststream.nats import NatsBroker, NatsRouter
@@ -14,6 +16,9 @@ from shared.providers import registry
 from shared.usage import record_held_calls
 
 router = NatsRouter()
+# messages one process holds at once: they wait together for one forward pass (or one remote
+# request) of the batched embedder, so more slots make bigger batches, not more model work
+EMBED_SLOTS = 16
 
 
 def embedding_input(chunk: asyncpg.Record) -> str:
@@ -22,8 +27,8 @@ def embedding_input(chunk: asyncpg.Record) -> str:
     )
 
 
-@consumes(router, Subject.CHUNK_COMPRESSED, Consumer.EMBEDDER_COMPRESSED)
-@consumes(router, Subject.CHUNK_READY_FACTUAL, Consumer.EMBEDDER_FACTUAL)
+@consumes(router, Subject.CHUNK_COMPRESSED, Consumer.EMBEDDER_COMPRESSED, EMBED_SLOTS)
+@consumes(router, Subject.CHUNK_READY_FACTUAL, Consumer.EMBEDDER_FACTUAL, EMBED_SLOTS)
 async def embed_chunk(event: ChunkEvent, pool: asyncpg.Pool, broker: NatsBroker) -> None:
     chunk = await chunks.get_chunk(
         pool, user_id=event.user_id, file_id=event.file_id, chunk_id=event.chunk_id
@@ -47,7 +52,7 @@ async def embed_chunk(event: ChunkEvent, pool: asyncpg.Pool, broker: NatsBroker)
         await publish_event(broker, Subject.FILE_EMBEDDED, embedded)
 
 
-@consumes(router, Subject.TURN_COMPRESSED, Consumer.EMBEDDER_TURNS)
+@consumes(router, Subject.TURN_COMPRESSED, Consumer.EMBEDDER_TURNS, EMBED_SLOTS)
 async def embed_turn(event: TurnCompressed, pool: asyncpg.Pool, broker: NatsBroker) -> None:
     entry = await journal.get_entry(pool, user_id=event.user_id, turn_id=event.turn_id)
     if entry is None:

@@ -24,6 +24,7 @@ from shared.providers.base import (
     Summariser,
     Verifier,
 )
+from shared.providers.batched_embedder import BatchedEmbedder
 from shared.providers.cpu import run_sized
 from shared.text.tokens import count_tokens
 from shared.usage import LOCAL_PROVIDER, record_call
@@ -146,6 +147,13 @@ def _local(name: str, **kwargs: Any) -> Any:
     return RecordedLocal(getattr(local, name)(**kwargs))
 
 
+def _local_batched(name: str, **kwargs: Any) -> Any:
+    """A local embedder whose concurrent calls share forward passes, each recorded on its own."""
+    from shared.providers import local
+
+    return RecordedLocal(BatchedEmbedder(getattr(local, name)(**kwargs)))
+
+
 def _llm(name: str) -> Any:
     from shared.providers import llm
 
@@ -212,14 +220,14 @@ def build_embedder(settings: ModelSettings) -> Embedder:
         case "voyage":
             from shared.providers.remote.embeddings import VoyageEmbedder
 
-            return VoyageEmbedder(settings)
+            return BatchedEmbedder(VoyageEmbedder(settings))
         case "openai":
             from shared.providers.remote.embeddings import OpenAIEmbedder
 
-            return OpenAIEmbedder(settings)
+            return BatchedEmbedder(OpenAIEmbedder(settings))
         case "minilm":
-            return _local("MiniLMEmbedder")
-    return _local("LocalEmbedder", dimension=settings.local_embed_dim)
+            return _local_batched("MiniLMEmbedder")
+    return _local_batched("LocalEmbedder", dimension=settings.local_embed_dim)
 
 
 @lru_cache
