@@ -199,6 +199,7 @@ class ModelSettings(_ArtisanSettings):
     openai_embed_model: str = "text-embedding-3-small"
     embed_batch_size: int = Field(64, description="texts per embeddings request")
     local_embed_dim: int = Field(1024, description="dimension of the offline embedder")
+    embed_threads: int | None = Field(None, ge=1, description="MiniLM's threads per process")
     target_chunk_words: int = Field(350, description="local chunker's preferred chunk size")
     search_vector_weight: float | None = Field(
         None,

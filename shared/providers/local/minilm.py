@@ -24,7 +24,7 @@ from typing import Literal
 
 import numpy as np
 
-from shared.config import MINILM_PACKAGE
+from shared.config import MINILM_PACKAGE, model_settings
 
 MINILM_MODEL = "all-minilm-l6-v2"
 MINILM_DIMENSION = 384
@@ -96,7 +96,9 @@ class _MiniLM:
         self._tokenizer.no_padding()
         self._tokenizer.no_truncation()
         options = onnxruntime.SessionOptions()
-        options.inter_op_num_threads = 1  # one graph node at a time, each on every core
+        options.inter_op_num_threads = 1  # one graph node at a time, each on every thread
+        # 0: one per core; `artisan up` gives each process that embeds its share instead
+        options.intra_op_num_threads = model_settings().embed_threads or 0
         self._session = onnxruntime.InferenceSession(
             graph, options, providers=["CPUExecutionProvider"]
         )

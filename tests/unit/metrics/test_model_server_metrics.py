@@ -16,7 +16,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from services.gateway.routes import metrics as metrics_route
 from shared.launcher import embedded_model
-from shared.launcher.embedded_model import EmbeddedModel, available_cpus, start_model
+from shared.launcher.embedded_model import EmbeddedModel, start_model
+from shared.launcher.sizing import available_cpus
 from shared.metrics.model_server import model_server_exposition, model_server_figures
 from shared.model_server_settings import ModelServerSettings
 
