@@ -141,6 +141,7 @@ def own_stack(
     compressors: int = 1,
     *,
     chunkers: int = 1,
+    embedders: int = 1,
     nats_url: str = "",
     nats_token: SecretStr | None = None,
     pgdata: Path | None = None,
@@ -166,7 +167,7 @@ def own_stack(
     stack = start_stack(
         infra,
         GatewaySettings(port=free_port()),
-        replicas={"compressor": compressors, "chunker": chunkers},
+        replicas={"compressor": compressors, "chunker": chunkers, "embedder": embedders},
         extra_env={"ARTISAN_DATA_DIR": str(data_dir), **NO_RATE_LIMITS, **(env or {})},
         model=ModelServerSettings(model_file=model_file, model_port=free_port()),
     )

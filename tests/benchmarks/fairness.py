@@ -6,6 +6,7 @@ uploads one short note and times upload → ready. Without fair scheduling B's f
 behind all of A's; with it, behind at most one share (ARTISAN_FILES_IN_FLIGHT_PER_USER).
 
 Run:  .venv/bin/python -m tests.benchmarks.fairness [--files 1000] [--in-flight 16]
+                                                    [--config quickstart hashed]
 """
 
 import argparse
@@ -18,8 +19,9 @@ from pathlib import Path
 import httpx
 
 from shared.launcher.stack import Stack
+from tests.benchmarks.configurations import add_configuration_arguments, chosen, stack_for
 from tests.benchmarks.scifact import load, none_processing
-from tests.helpers import client_for_new_user, follow_until_settled, own_stack
+from tests.helpers import client_for_new_user, follow_until_settled
 
 BATCH = 100
 
@@ -76,18 +78,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--in-flight", type=int, default=None, help="files per user at once")
+    add_configuration_arguments(parser)
     args = parser.parse_args()
     env = {"ARTISAN_MAX_UPLOAD_BYTES": str(10 * 1024 * 1024)}
     if args.in_flight:
         env["ARTISAN_FILES_IN_FLIGHT_PER_USER"] = str(args.in_flight)
-    with tempfile.TemporaryDirectory() as data_dir, own_stack(Path(data_dir), env=env) as stack:
-        result = asyncio.run(measure(stack, args.files))
-    print(
-        f"single file on an idle system:            {result['idle']:.2f} s\n"
-        f"single file behind {args.files} files of another user: {result['behind']:.2f} s\n"
-        f"(the {args.files} files: accepted in {result['accepted']:.1f} s,"
-        f" all ready after {result['whole']:.1f} s)"
-    )
+    for config in chosen(args):
+        with (
+            tempfile.TemporaryDirectory() as data_dir,
+            stack_for(config, args, Path(data_dir), **env) as stack,
+        ):
+            result = asyncio.run(measure(stack, args.files))
+        print(
+            f"single file on an idle system:            {result['idle']:.2f} s\n"
+            f"single file behind {args.files} files of another user: {result['behind']:.2f} s\n"
+            f"(the {args.files} files: accepted in {result['accepted']:.1f} s,"
+            f" all ready after {result['whole']:.1f} s)",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Ingestion benchmark: a generated corpus of ~200 mixed documents through the real system.
 
-Run:  .venv/bin/python -m tests.benchmarks.ingest [--files 200] [--compressors 1 4]
+Run:  .venv/bin/python -m tests.benchmarks.ingest [--files 200] [--config quickstart hashed]
                                                   [--concurrency 1 8]
 Prints files/s, chunks/s, upload→ready p50/p95, SSE event delay p50/p99, and the
 upload→ready time of a 65,000-character interview transcript on an idle system.
@@ -26,9 +26,10 @@ import httpx
 
 from shared.db import create_pool, users
 from shared.launcher.stack import Stack
+from tests.benchmarks.configurations import add_configuration_arguments, chosen, stack_for
 from tests.benchmarks.corpus import generate_corpus
 from tests.fixtures.transcripts import interview_transcript
-from tests.helpers import follow_until_settled, own_stack, upload
+from tests.helpers import follow_until_settled, upload
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -158,30 +159,27 @@ async def transcript_latency(client: httpx.AsyncClient, runs: int = 3) -> float:
     return statistics.median(timings)
 
 
-def run(files: int, compressors: int, concurrency: int) -> dict:
-    with (
-        tempfile.TemporaryDirectory() as data_dir,
-        own_stack(Path(data_dir), None, compressors) as stack,
-    ):
-        return asyncio.run(measure(stack, generate_corpus(files), concurrency))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=200)
-    parser.add_argument("--compressors", type=int, nargs="+", default=[1, 4])
     parser.add_argument(
         "--concurrency", type=int, nargs="+", default=[8], help="uploads in flight at once"
     )
+    add_configuration_arguments(parser)
     args = parser.parse_args()
-    for compressors in args.compressors:
+    for config in chosen(args):
         for concurrency in args.concurrency:
-            report(compressors, concurrency, run(args.files, compressors, concurrency))
+            with (
+                tempfile.TemporaryDirectory() as data_dir,
+                stack_for(config, args, Path(data_dir)) as stack,
+            ):
+                result = asyncio.run(measure(stack, generate_corpus(args.files), concurrency))
+            report(concurrency, result)
 
 
-def report(compressors: int, concurrency: int, result: dict) -> None:
+def report(concurrency: int, result: dict) -> None:
     print(
-        f"compressors={compressors} concurrency={concurrency}: "
+        f"concurrency={concurrency}: "
         + ", ".join(
             f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in result.items()
         ),

@@ -2,10 +2,11 @@
 documents through the same local providers in one process with no bus and no database.
 
 Run:  .venv/bin/python -m tests.benchmarks.throughput [--docs 1000] [--per-request 100]
-                                                      [--compressors 2] [--chunkers 2]
-                                                      [--env K=V ...]
-Prints the floor's docs/s, the system's docs/s (first upload sent → last file ready), and
-their ratio, measured in one run. `--docs 0` takes all 5,183 abstracts.
+                                    [--config quickstart hashed] [--compressors 1]
+                                    [--chunkers N] [--embedders N] [--env K=V ...]
+For each configuration (configurations.py: the quickstart's first, then the hashed embedder's),
+prints the floor's docs/s, the system's docs/s (first upload sent → last file ready), and their
+ratio, measured in one run. `--docs 0` takes all 5,183 abstracts.
 """
 
 import argparse
@@ -24,11 +25,18 @@ import httpx
 
 from services.chunker.chunks import plan_chunks
 from services.extractor.extract import extract_text
-from shared.config import REPO_ROOT
+from shared.config import REPO_ROOT, model_settings
 from shared.domain import ChunkType
 from shared.launcher.stack import Stack
 from shared.providers import registry
-from tests.helpers import client_for_new_user, own_stack
+from tests.benchmarks.configurations import (
+    Configuration,
+    add_configuration_arguments,
+    chosen,
+    environment,
+    stack_for,
+)
+from tests.helpers import client_for_new_user
 
 SCIFACT = REPO_ROOT.parent / "shared" / "data" / "scifact" / "corpus.jsonl.gz"
 
@@ -199,23 +207,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", type=int, default=1000, help="0: all 5,183")
     parser.add_argument("--per-request", type=int, default=100)
-    parser.add_argument("--compressors", type=int, default=2)
-    # one per core: with local models the chunker does most of a small file's work
-    parser.add_argument("--chunkers", type=int, default=2)
-    parser.add_argument("--embedder", default="local", help="local (hashed words) or minilm")
-    parser.add_argument("--env", nargs="*", default=[], help="K=V for every service")
+    add_configuration_arguments(parser)
     args = parser.parse_args()
     # a benchmark stopped by `timeout` or kill still stops the stack it started
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     docs = load_abstracts(args.docs)
-    env = {"ARTISAN_EMBED_PROVIDER": args.embedder, **dict(i.split("=", 1) for i in args.env)}
-    os.environ.update(env)  # the floor's providers are chosen as the services' are
+    for config in chosen(args):
+        measure(config, args, docs)
+
+
+def measure(config: Configuration, args: argparse.Namespace, docs: list[tuple[str, bytes]]) -> None:
+    os.environ.update(environment(config, args))  # the floor's providers are the services'
+    os.environ.pop("ARTISAN_EMBED_THREADS")  # but one process alone has every core
+    model_settings.cache_clear()
+    registry.forget_providers()
     floor = asyncio.run(floor_docs_per_second(docs))
     with (
         tempfile.TemporaryDirectory() as data_dir,
-        own_stack(
-            Path(data_dir), env=env, compressors=args.compressors, chunkers=args.chunkers
-        ) as stack,
+        stack_for(config, args, Path(data_dir)) as stack,
     ):
         system, statuses, spent, db_per_doc = asyncio.run(
             system_docs_per_second(stack, data_dir, docs, args.per_request)
@@ -229,7 +238,7 @@ def main() -> None:
     totals = {k: round(v, 1) for k, v in db_per_doc.items() if not k.startswith("read ")}
     print("database per document:   ", totals)
     reads = sorted(((v, k[5:]) for k, v in db_per_doc.items() if k.startswith("read ")))[::-1]
-    print("rows read per document:  ", {k: round(v, 1) for v, k in reads[:8] if v >= 1})
+    print("rows read per document:  ", {k: round(v, 1) for v, k in reads[:8] if v >= 1}, flush=True)
 
 
 if __name__ == "__main__":
