@@ -41,3 +41,14 @@ def observe_model_call(call: "ModelCall") -> None:
     MODEL_TOKENS.labels(call.role, call.provider, "prompt").inc(call.prompt_tokens)
     MODEL_TOKENS.labels(call.role, call.provider, "completion").inc(call.completion_tokens)
     MODEL_COST.labels(call.role, call.provider, call.model).inc(call.cost_usd)
+
+
+EMBEDDING_BATCH_CALLERS = Histogram(
+    "artisan_embedding_batch_callers",
+    "Callers (messages, questions) whose texts one embedding call carried together",
+    buckets=(1, 2, 4, 8, 16, 32, 64),
+)
+
+
+def observe_embedding_batch(callers: int) -> None:
+    EMBEDDING_BATCH_CALLERS.observe(callers)

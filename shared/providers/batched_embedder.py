@@ -18,6 +18,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Literal
 
+from shared.metrics.models import observe_embedding_batch
 from shared.providers.base import Embedder
 from shared.usage import ModelCall, calls_captured, record_share
 
@@ -95,6 +96,7 @@ class BatchedEmbedder:
 
     async def _send(self, batch: list[_Call]) -> None:
         texts = [text for call in batch for text in call.texts]
+        observe_embedding_batch(len(batch))
         with calls_captured() as recorded:
             try:
                 vectors = await self._inner.embed(texts, input_type=batch[0].input_type)

@@ -6,6 +6,7 @@ from typing import Literal
 
 import numpy as np
 import pytest
+from prometheus_client import REGISTRY
 
 from shared.providers.batched_embedder import BatchedEmbedder
 from shared.providers.local import LocalEmbedder
@@ -36,11 +37,22 @@ async def _alone(texts: list[str], input_type: Literal["document", "query"] = "d
     return await LocalEmbedder(dimension=64).embed(texts, input_type)
 
 
+def _batches_of(callers: int) -> float:
+    return (
+        REGISTRY.get_sample_value(
+            "artisan_embedding_batch_callers_bucket", {"le": str(float(callers))}
+        )
+        or 0.0
+    )
+
+
 async def test_concurrent_callers_share_one_call_and_each_gets_its_own_vectors() -> None:
     inner = CountingEmbedder()
     batched = BatchedEmbedder(inner)
+    up_to_8, up_to_16 = _batches_of(8), _batches_of(16)
     results = await asyncio.gather(*(batched.embed(texts) for texts in TEXTS))
     assert inner.calls == [(24, "document")]
+    assert (_batches_of(8), _batches_of(16)) == (up_to_8, up_to_16 + 1)  # /metrics shows it
     for texts, vectors in zip(TEXTS, results, strict=True):
         assert np.allclose(vectors, await _alone(texts))
 
@@ -68,9 +80,7 @@ async def test_queries_and_documents_go_in_separate_calls() -> None:
     inner = CountingEmbedder()
     batched = BatchedEmbedder(inner)
     kinds: list[Literal["document", "query"]] = ["document", "query"] * 3
-    results = await asyncio.gather(
-        *(batched.embed(TEXTS[i], kind) for i, kind in enumerate(kinds))
-    )
+    results = await asyncio.gather(*(batched.embed(TEXTS[i], kind) for i, kind in enumerate(kinds)))
     assert sorted(inner.calls) == [(6, "document"), (6, "query")]
     assert np.allclose(results[1], await _alone(TEXTS[1], "query"))
 
