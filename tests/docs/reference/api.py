@@ -22,7 +22,7 @@ INTRO = """\
 The gateway's endpoints, generated from the OpenAPI schema it serves at `/openapi.json` (the
 same schema is [openapi.json](openapi.json) beside this page, for code generators and API
 tools). Run `python -m tests.docs.reference --write` after changing a route; do not edit this
-page by hand. Endpoints marked *API key* take `Authorization: Bearer KEY`: {security}."""
+page by hand. Endpoints marked *API key* take `Authorization: Bearer KEY` ({security})."""
 Schema = dict[str, Any]
 
 

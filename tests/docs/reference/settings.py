@@ -25,10 +25,10 @@ INTRO = """\
 # Settings
 
 Artisan reads its settings from environment variables, each named `ARTISAN_` and the setting's
-name in capitals, when a process starts (`artisan up` hands its own to every process it
-starts). This page is generated from the pydantic-settings classes that declare them: run
-`python -m tests.docs.reference --write` after changing one, and do not edit it by hand.
-Secrets (API keys, tokens) show no default."""
+name in capitals, when a process starts; `artisan up` passes its environment on to every
+process it starts. The tables are generated from the pydantic-settings classes that declare
+the settings: run `python -m tests.docs.reference --write` after changing one, and do not edit
+this page by hand. Secrets (API keys, tokens) show no default."""
 _BOUNDS = (
     (annotated_types.Ge, "≥", "ge"),
     (annotated_types.Gt, ">", "gt"),
