@@ -146,6 +146,7 @@ def own_stack(
     nats_token: SecretStr | None = None,
     pgdata: Path | None = None,
     model_file: str = "",
+    service_env: dict[str, dict[str, str]] | None = None,
 ) -> Iterator[Stack]:
     """A whole system of its own (embedded NATS + PostgreSQL, every service) in `data_dir`;
     without request rate limits unless `env` sets them (benchmarks load corpora as one user).
@@ -170,6 +171,7 @@ def own_stack(
         replicas={"compressor": compressors, "chunker": chunkers, "embedder": embedders},
         extra_env={"ARTISAN_DATA_DIR": str(data_dir), **NO_RATE_LIMITS, **(env or {})},
         model=ModelServerSettings(model_file=model_file, model_port=free_port()),
+        service_env=service_env,
     )
     try:
         yield stack

@@ -56,10 +56,11 @@ def up(
     if model is not None:  # else ARTISAN_MODEL_FILE, none by default
         served = served.model_copy(update={"model_file": model})
     replicas = {"compressor": compressors, "chunker": sizing.chunkers, "embedder": sizing.embedders}
-    threads = {"ARTISAN_EMBED_THREADS": str(sizing.embed_threads)}
     print(f"Starting Artisan (data in {infra.data_dir}) …", flush=True)
     try:
-        stack = start_stack(infra, gateway, replicas=replicas, extra_env=threads, model=served)
+        stack = start_stack(
+            infra, gateway, replicas=replicas, model=served, service_env=sizing.service_env()
+        )
     except (PortBusyError, ServiceStartError, NatsTokenError, ModelFileError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

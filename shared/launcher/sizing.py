@@ -3,11 +3,12 @@ threads the embedding model (MiniLM in ONNX Runtime) uses in each: from the core
 run on, unless told otherwise (`--chunkers`, `--embedders`, ARTISAN_EMBED_THREADS).
 
 With local models the chunker does most of a small file's work (chunks, cuts and vectors in one
-step) and the embedder does a large file's vectors; both run MiniLM. Each process's model threads
-plus the others' must not outnumber the cores: two processes that each spread one forward pass
-over every core spend their time waiting for each other (issue 30 measured a ratio of 0.38 to the
-floor so). So the cores are shared out: about half of them chunk, a quarter embed, and each of
-those processes' model gets the cores divided among them.
+step) and the embedder does a large file's vectors. Measured on 2 cores, 1,000 SciFact abstracts
+(tests/benchmarks/throughput.py, quiet machine): one chunker whose model spread over both cores
+ready 11.4 docs/s; one with a single thread 7.3; two chunkers of one thread each 12.1 — processes
+overlap their database and bus round trips with the other's model work, threads cannot. So there
+is a chunker per core, each with one model thread, and the embedders share all the cores among
+them: a large file's vectors are the only model work then, and its batches are large.
 """
 
 import os
@@ -19,14 +20,27 @@ class Sizing:
     cores: int
     chunkers: int
     embedders: int
-    embed_threads: int  # ONNX Runtime's threads per process
+    chunker_threads: int  # ONNX Runtime's threads in each chunker process
+    embedder_threads: int  # and in each embedder process
 
     def describe(self) -> str:
         return (
-            f"sized for {self.cores} core{'s' if self.cores > 1 else ''}: {self.chunkers}×"
-            f" chunker, {self.embedders}× embedder, {self.embed_threads} embedding"
-            f" thread{'s' if self.embed_threads > 1 else ''} each"
+            f"sized for {self.cores} core{_s(self.cores)}: {self.chunkers}× chunker"
+            f" ({self.chunker_threads} model thread{_s(self.chunker_threads)} each),"
+            f" {self.embedders}× embedder"
+            f" ({self.embedder_threads} thread{_s(self.embedder_threads)} each)"
         )
+
+    def service_env(self) -> dict[str, dict[str, str]]:
+        """Each model service's ARTISAN_EMBED_THREADS."""
+        return {
+            "chunker": {"ARTISAN_EMBED_THREADS": str(self.chunker_threads)},
+            "embedder": {"ARTISAN_EMBED_THREADS": str(self.embedder_threads)},
+        }
+
+
+def _s(count: int) -> str:
+    return "s" if count > 1 else ""
 
 
 def available_cpus() -> int:
@@ -45,7 +59,6 @@ def size_for(
     embed_threads: int | None = None,
 ) -> Sizing:
     """The processes and threads for `cores`; what the caller sets is kept as it is."""
-    chunkers = chunkers or max(1, cores // 2)
     embedders = embedders or max(1, cores // 4)
-    threads = embed_threads or max(1, cores // (chunkers + embedders))
-    return Sizing(cores, chunkers, embedders, threads)
+    shared_out = embed_threads or max(1, cores // embedders)
+    return Sizing(cores, chunkers or cores, embedders, embed_threads or 1, shared_out)

@@ -168,8 +168,10 @@ def start_stack(
     extra_env: dict[str, str] | None = None,
     metrics: MetricsSettings | None = None,
     model: ModelServerSettings | None = None,
+    service_env: Mapping[str, dict[str, str]] | None = None,
 ) -> Stack:
-    """Start everything, `replicas` processes of a service named there (one of any other), and
+    """Start everything, `replicas` processes of a service named there (one of any other, each
+    with `service_env`'s variables for its name besides the common ones), and
     wait until the gateway answers /readyz; the metrics endpoints are listed for Prometheus in
     the data directory (metrics-targets.json)."""
     metrics = metrics or metrics_settings()
@@ -197,7 +199,9 @@ def start_stack(
         **(extra_env or {}),
     }
     ports = MetricsPorts(gateway.host, metrics.metrics_port) if metrics.metrics_port else None
-    supervisor = Supervisor(env, log_dir=infra.data_dir / "logs", metrics_ports=ports)
+    supervisor = Supervisor(
+        env, log_dir=infra.data_dir / "logs", metrics_ports=ports, service_env=service_env
+    )
     parts = [*embedded, *([served] if served else [])]
     stack = Stack(
         nats_url, database_url, f"http://{gateway.host}:{gateway.port}", supervisor, parts

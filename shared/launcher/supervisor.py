@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -54,8 +55,10 @@ class Supervisor:
         env: dict[str, str],
         log_dir: Path | None = None,
         metrics_ports: MetricsPorts | None = None,
+        service_env: Mapping[str, dict[str, str]] | None = None,
     ) -> None:
         self.env = {**os.environ, **env}
+        self.service_env = service_env or {}  # what only a service's processes are given
         self.log_dir = log_dir
         self.metrics_ports = metrics_ports  # None: the processes read ARTISAN_METRICS_PORT
         self.processes: list[ServiceProcess] = []
@@ -86,10 +89,11 @@ class Supervisor:
     def _env_of(self, name: str, replica: int) -> dict[str, str]:
         """Every process's environment, with its own metrics port (the gateway serves its
         metrics on its HTTP port)."""
+        env = {**self.env, **self.service_env.get(name, {})}
         if self.metrics_ports is None or name == "gateway":
-            return self.env
+            return env
         port = self.metrics_ports.port_for(f"{name}-{replica}")
-        return {**self.env, "ARTISAN_METRICS_PORT": str(port)}
+        return {**env, "ARTISAN_METRICS_PORT": str(port)}
 
     def _log_file(self, name: str, replica: int) -> BinaryIO | None:
         if self.log_dir is None:

@@ -54,7 +54,6 @@ def environment(config: Configuration, args: argparse.Namespace, **extra: str) -
     """The services' environment (also this process's, for an in-process floor)."""
     return {
         "ARTISAN_EMBED_PROVIDER": config.embedder,
-        "ARTISAN_EMBED_THREADS": str(sizing_of(args).embed_threads),
         **extra,
         **dict(item.split("=", 1) for item in args.env),
     }
@@ -72,5 +71,6 @@ def stack_for(
         compressors=args.compressors,
         chunkers=sizing.chunkers,
         embedders=sizing.embedders,
+        service_env=sizing.service_env(),
     ) as stack:
         yield stack

@@ -217,8 +217,8 @@ def main() -> None:
 
 
 def measure(config: Configuration, args: argparse.Namespace, docs: list[tuple[str, bytes]]) -> None:
-    os.environ.update(environment(config, args))  # the floor's providers are the services'
-    os.environ.pop("ARTISAN_EMBED_THREADS")  # but one process alone has every core
+    # the floor's providers are the services', in one process that has every core
+    os.environ.update(environment(config, args))
     model_settings.cache_clear()
     registry.forget_providers()
     floor = asyncio.run(floor_docs_per_second(docs))

@@ -99,6 +99,8 @@ class _MiniLM:
         options.inter_op_num_threads = 1  # one graph node at a time, each on every thread
         # 0: one per core; `artisan up` gives each process that embeds its share instead
         options.intra_op_num_threads = model_settings().embed_threads or 0
+        # idle threads sleep rather than spin: the cores are shared with the other services
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._session = onnxruntime.InferenceSession(
             graph, options, providers=["CPUExecutionProvider"]
         )

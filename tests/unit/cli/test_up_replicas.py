@@ -7,6 +7,7 @@ import pytest
 from shared.cli.main import build_parser
 from shared.cli.system import _banner
 from shared.launcher.sizing import Sizing, size_for
+from shared.launcher.supervisor import Supervisor
 
 
 def test_up_takes_how_many_chunkers_and_compressors_to_run() -> None:
@@ -28,21 +29,30 @@ def test_the_banner_counts_the_scaled_services() -> None:
 @pytest.mark.parametrize(
     ("cores", "sized"),
     [
-        (1, Sizing(1, chunkers=1, embedders=1, embed_threads=1)),
-        (2, Sizing(2, chunkers=1, embedders=1, embed_threads=1)),
-        (4, Sizing(4, chunkers=2, embedders=1, embed_threads=1)),
-        (16, Sizing(16, chunkers=8, embedders=4, embed_threads=1)),
+        (1, Sizing(1, chunkers=1, embedders=1, chunker_threads=1, embedder_threads=1)),
+        (2, Sizing(2, chunkers=2, embedders=1, chunker_threads=1, embedder_threads=2)),
+        (8, Sizing(8, chunkers=8, embedders=2, chunker_threads=1, embedder_threads=4)),
     ],
 )
-def test_processes_and_threads_follow_the_cores(cores: int, sized: Sizing) -> None:
+def test_a_chunker_per_core_and_the_embedders_share_the_cores(cores: int, sized: Sizing) -> None:
     assert size_for(cores) == sized
-    # never more model threads than cores, across the processes that embed
-    assert (sized.chunkers + sized.embedders) * sized.embed_threads <= max(cores, 2)
+    assert sized.service_env() == {
+        "chunker": {"ARTISAN_EMBED_THREADS": "1"},
+        "embedder": {"ARTISAN_EMBED_THREADS": str(sized.embedder_threads)},
+    }
 
 
-def test_what_the_user_sets_is_kept_and_the_threads_share_the_rest() -> None:
-    assert size_for(8, chunkers=1, embedders=1) == Sizing(8, 1, 1, embed_threads=4)
-    assert size_for(8, embed_threads=3).embed_threads == 3
-    assert "sized for 2 cores: 1× chunker, 1× embedder, 1 embedding thread each" in (
-        size_for(2).describe()
+def test_what_the_user_sets_is_kept() -> None:
+    assert size_for(8, chunkers=3, embedders=1) == Sizing(8, 3, 1, 1, embedder_threads=8)
+    assert size_for(8, embed_threads=3) == Sizing(8, 8, 2, 3, 3)
+    assert size_for(2).describe() == (
+        "sized for 2 cores: 2× chunker (1 model thread each), 1× embedder (2 threads each)"
     )
+
+
+def test_each_service_gets_its_own_thread_count_and_no_other_does() -> None:
+    supervisor = Supervisor({"ARTISAN_X": "1"}, service_env=size_for(2).service_env())
+    assert supervisor._env_of("chunker", 2)["ARTISAN_EMBED_THREADS"] == "1"
+    assert supervisor._env_of("embedder", 1)["ARTISAN_EMBED_THREADS"] == "2"
+    gateway = supervisor._env_of("gateway", 1)
+    assert gateway["ARTISAN_X"] == "1" and "ARTISAN_EMBED_THREADS" not in gateway
