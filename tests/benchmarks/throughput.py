@@ -1,7 +1,8 @@
 """Throughput against its floor: SciFact abstracts through the running system, and the same
 documents through the same local providers in one process with no bus and no database.
 
-Run:  .venv/bin/python -m tests.benchmarks.throughput [--docs 1000] [--per-request 100]
+Run:  .venv/bin/python -m tests.benchmarks.throughput [--docs 1000] [--floor-docs N]
+                                    [--per-request 100]
                                     [--config quickstart hashed] [--compressors 1]
                                     [--chunkers N] [--embedders N] [--env K=V ...]
 For each configuration (configurations.py: the quickstart's first, then the hashed embedder's),
@@ -207,6 +208,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", type=int, default=1000, help="0: all 5,183")
     parser.add_argument("--per-request", type=int, default=100)
+    parser.add_argument("--floor-docs", type=int, default=0, help="the floor's (0: as --docs)")
     add_configuration_arguments(parser)
     args = parser.parse_args()
     # a benchmark stopped by `timeout` or kill still stops the stack it started
@@ -221,7 +223,7 @@ def measure(config: Configuration, args: argparse.Namespace, docs: list[tuple[st
     os.environ.update(environment(config, args))
     model_settings.cache_clear()
     registry.forget_providers()
-    floor = asyncio.run(floor_docs_per_second(docs))
+    floor = asyncio.run(floor_docs_per_second(docs[: args.floor_docs or len(docs)]))
     with (
         tempfile.TemporaryDirectory() as data_dir,
         stack_for(config, args, Path(data_dir)) as stack,
