@@ -6,6 +6,14 @@ from uuid import UUID
 
 from pydantic import BaseModel, Field
 
+# What an answer is written from is a domain type (the model providers read it and must not know
+# the bus); the bus carries it as it is — the context.build reply, a chat's citations and usage.
+from shared.domain import Citation as Citation
+from shared.domain import ContextBundle as ContextBundle
+from shared.domain import ContextItem as ContextItem
+from shared.domain import ContextSection as ContextSection
+from shared.domain import Usage as Usage
+
 STREAM_NAME = "ARTISAN"
 STREAM_SUBJECTS = ["file.>", "chunk.>", "turn.>"]
 PROGRESS_PREFIX = "progress"
@@ -159,26 +167,6 @@ class TurnCompressed(TurnEvent):
 # --- chat and context (request/reply) -----------------------------------------------------------
 
 
-class Citation(BaseModel):
-    """A numbered source: a passage of a file (file_id), a past turn of the journal (turn_id) or
-    a memory fact about the user or their company (fact_id)."""
-
-    ref: int = Field(description="the N of [Ref: N]")
-    file_id: UUID | None = Field(None, description="set for file passages")
-    turn_id: UUID | None = Field(None, description="set for journal sources")
-    fact_id: UUID | None = Field(None, description="set for memory facts (GET /v1/memory)")
-    filename: str = ""
-    chunk_id: UUID | None = None
-    title: str = Field("", description="section title, or the turn's decision arc")
-    char_start: int | None = None
-    char_end: int | None = None
-    line_start: int | None = None
-    line_end: int | None = None
-    snippet: str = Field(
-        description="an exact substring of the chunk's text (or the cut's); a fact's own words"
-    )
-
-
 class ContextRequest(BaseModel):
     user_id: UUID
     persona: str
@@ -187,44 +175,6 @@ class ContextRequest(BaseModel):
     exclude_turn_id: UUID | None = Field(None, description="the turn being answered, if saved")
     conversation_id: UUID | None = Field(None, description="asked in: P1 comes from it alone")
     recent: list[tuple[str, str]] | None = Field(None, description="a caller's P1: (role, text)")
-
-
-class ContextItem(BaseModel):
-    """One thing loaded into the context, as the model will read it."""
-
-    kind: str = Field(
-        description="turn | journal | instruction | memory_fact | chunk | file_summary"
-        " | section_summary | attachment"
-    )
-    id: UUID = Field(description="turn id, fact id, chunk id or file id: nothing enters twice")
-    text: str = Field(description="the rendered text that enters the prompt")
-    tokens: int
-    ref: int | None = Field(None, description="citation number when the item can be cited")
-    score: float | None = Field(None, description="retrieval score, where ranked")
-    created_at: datetime | None = None
-
-
-class ContextSection(BaseModel):
-    name: str = Field(
-        description="recent_turns (P1) | starred (P2) | instructions (P3) | memory (P3)"
-        " | journal (P4) | recalled (P5) | files"
-    )
-    priority: str = Field(description="P1..P5, or F for file context")
-    items: list[ContextItem] = Field(default_factory=list)
-    tokens: int = 0
-    truncated: int = Field(0, description="items left out to stay under the cap")
-
-
-class ContextBundle(BaseModel):
-    persona: str
-    query: str
-    path: str = Field(description="summary | search: how file context was chosen (seed 003)")
-    sections: list[ContextSection]
-    references: list[Citation] = Field(description="what [Ref: N] resolves to")
-    total_tokens: int
-    cap_tokens: int = Field(description="40% of the model's window: never exceeded")
-    retrieval_confidence: float = Field(description="0-1: how well files and journal match")
-    journal_entries: int = Field(description="journal rows the user has (P5 runs above 100)")
 
 
 MAX_SEARCH_HITS = 50
@@ -272,12 +222,6 @@ class ChatAccepted(BaseModel):
     """The chat service's immediate reply: it took the request and will stream the answer."""
 
     request_id: UUID
-
-
-class Usage(BaseModel):
-    model: str = ""
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
 
 
 class ChatDone(BaseModel):

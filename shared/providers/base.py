@@ -12,10 +12,18 @@ from uuid import UUID
 
 from pydantic import BaseModel
 
-from shared.domain import ArtisanCut, ChunkSpan, ChunkType, FileType, MemoryFact, TurnCut
+from shared.domain import (
+    ArtisanCut,
+    ChunkSpan,
+    ChunkType,
+    ContextBundle,
+    FileType,
+    MemoryFact,
+    TurnCut,
+    Usage,
+)
 
 if TYPE_CHECKING:
-    from shared.contracts import ContextBundle, Usage
     from shared.personas import Persona
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -141,7 +149,7 @@ class AnswerInput:
 
     persona: "Persona"
     question: str
-    bundle: "ContextBundle"
+    bundle: ContextBundle
     passages: dict[int, str] = field(default_factory=dict)
     tools: ToolBox | None = None
 
@@ -149,7 +157,7 @@ class AnswerInput:
 class AnswerStream(Protocol):
     """An answer being written: iterate for text pieces; afterwards `usage` and `refused` hold."""
 
-    usage: "Usage"
+    usage: Usage
     refused: bool
 
     def __aiter__(self) -> AsyncIterator[str]: ...

@@ -1,8 +1,21 @@
 """Message contracts: de-duplication ids and progress arithmetic."""
 
+import json
 import uuid
 
-from shared.contracts import ChunkReady, FileUploaded, Subject, progress_subject
+from shared import domain
+from shared.contracts import (
+    ChatDone,
+    ChunkReady,
+    Citation,
+    ContextBundle,
+    ContextItem,
+    ContextSection,
+    FileUploaded,
+    Subject,
+    Usage,
+    progress_subject,
+)
 from shared.progress import chunk_progress, stage_message
 
 FILE = uuid.UUID(int=1)
@@ -44,3 +57,72 @@ def test_stage_messages_read_like_the_design() -> None:
     assert stage_message("processing", 5, 12, None) == "Compressing chunks 5/12"
     assert stage_message("extracting", 0, 0, None) == "Extracting text…"
     assert stage_message("failed", 0, 0, "not UTF-8") == "Failed: not UTF-8"
+
+
+# a context.build reply as the bus has always carried it (the context service sends it, chat reads)
+BUNDLE_ON_THE_WIRE = {
+    "persona": "p",
+    "query": "q",
+    "path": "search",
+    "sections": [
+        {
+            "name": "files",
+            "priority": "F",
+            "items": [
+                {
+                    "kind": "chunk",
+                    "id": str(FILE),
+                    "text": "t",
+                    "tokens": 3,
+                    "ref": 1,
+                    "score": None,
+                    "created_at": None,
+                }
+            ],
+            "tokens": 0,
+            "truncated": 0,
+        }
+    ],
+    "references": [
+        {
+            "ref": 1,
+            "file_id": str(USER),
+            "turn_id": None,
+            "fact_id": None,
+            "filename": "",
+            "chunk_id": None,
+            "title": "",
+            "char_start": None,
+            "char_end": None,
+            "line_start": None,
+            "line_end": None,
+            "snippet": "s",
+        }
+    ],
+    "total_tokens": 3,
+    "cap_tokens": 10,
+    "retrieval_confidence": 0.5,
+    "journal_entries": 0,
+}
+
+
+def test_the_context_types_are_the_domain_types_on_the_wire_unchanged() -> None:
+    """The providers read these from shared.domain; the bus carries the very same classes, so a
+    context.build reply and a chat's usage serialise as they always did."""
+    assert (ContextBundle, Usage, Citation) == (domain.ContextBundle, domain.Usage, domain.Citation)
+    item = ContextItem(kind="chunk", id=FILE, text="t", tokens=3, ref=1)
+    bundle = ContextBundle(
+        persona="p",
+        query="q",
+        path="search",
+        sections=[ContextSection(name="files", priority="F", items=[item])],
+        references=[Citation(ref=1, snippet="s", file_id=USER)],
+        total_tokens=3,
+        cap_tokens=10,
+        retrieval_confidence=0.5,
+        journal_entries=0,
+    )
+    assert json.loads(bundle.model_dump_json()) == BUNDLE_ON_THE_WIRE
+    usage = Usage(model="m", prompt_tokens=1)
+    assert usage.model_dump_json() == '{"model":"m","prompt_tokens":1,"completion_tokens":0}'
+    assert "Usage" in ChatDone.model_json_schema()["$defs"]  # the API schema's name stays

@@ -9,8 +9,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from shared.contracts import ContextBundle, Usage
-from shared.domain import REFUSAL
+from shared.domain import REFUSAL, ContextBundle, Usage
 from shared.prompts import load_prompt
 from shared.providers.base import AnswerInput, ChatModel, CheckedAnswer, ToolBox
 from shared.text.answer_types import could_answer

@@ -14,8 +14,7 @@ import re
 import time
 from collections.abc import AsyncIterator, Hashable
 
-from shared.contracts import ContextBundle, Usage
-from shared.domain import REFUSAL
+from shared.domain import REFUSAL, ContextBundle, Usage
 from shared.providers.base import AnswerInput
 from shared.providers.local.acknowledge import acknowledgement
 from shared.providers.local.fact_answers import memory_answer

@@ -15,7 +15,7 @@ own sentences as they are.
 import re
 from dataclasses import dataclass
 
-from shared.contracts import ContextBundle
+from shared.domain import ContextBundle
 from shared.providers.local.quotes import Candidate
 from shared.text.words import words
 
