@@ -1,5 +1,6 @@
 """A pipeline service process: broker + telemetry + /metrics + a database pool in the handlers'
-context."""
+context. It builds no model: an entry point that needs one at start passes a start-up check
+(shared/model_startup.py)."""
 
 import asyncio
 import logging
@@ -10,16 +11,14 @@ from faststream import FastStream
 from faststream.nats import NatsRouter
 
 from shared.bus import create_broker
-from shared.config import infra_settings, model_settings
+from shared.config import infra_settings
 from shared.db import create_pool
-from shared.db.embedding_space import EmbeddingSpaceMismatch, ensure_space
 from shared.db.model_calls import database_sink
 from shared.dead_letters import router as dead_letters
 from shared.errors import EXIT_REFUSED
 from shared.live_models import start_watching, stop_watching
 from shared.metrics.server import serve_metrics
 from shared.metrics.settings import metrics_settings
-from shared.providers import registry
 from shared.scheduling import freeze_startup_heap, run_in_background
 from shared.telemetry import setup_logging, setup_telemetry
 from shared.usage import set_usage_sink
@@ -32,29 +31,6 @@ class RefusedToStart(Exception):
 
 
 StartupCheck = Callable[[asyncpg.Pool], Awaitable[None]]
-
-
-async def check_embedding_space(pool: asyncpg.Pool) -> None:
-    """For services that embed (stored vectors, or questions to search them): every vector must
-    come from one model, so refuse to start with a different one."""
-    embedder = registry.embedder()
-    try:
-        await ensure_space(
-            pool,
-            model=embedder.model,
-            dimension=embedder.dimension,
-            index_chunks=model_settings().vector_weight > 0,
-        )
-    except EmbeddingSpaceMismatch as exc:
-        raise RefusedToStart(str(exc)) from exc
-
-
-async def prepare_chat_model(pool: asyncpg.Pool) -> None:
-    """For services that call the chat model: its client is built before the first message
-    (importing and building it took ~0.4 s of CPU; eight compressors doing so at their first
-    chunk, at once on two cores, held the first chunks back 3 s)."""
-    if model_settings().remote_llm:
-        registry.chat_model()
 
 
 def create_service(

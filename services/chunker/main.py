@@ -1,7 +1,8 @@
 """Entry point of the chunker service."""
 
 from services.chunker.handlers import router
-from shared.service import prepare_chat_model, run_service
+from shared.model_startup import prepare_chat_model
+from shared.service import run_service
 
 
 def main() -> None:

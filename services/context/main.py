@@ -3,7 +3,8 @@
 import gc
 
 from services.context.handlers import router
-from shared.service import check_embedding_space, run_service
+from shared.model_startup import check_embedding_space
+from shared.service import run_service
 
 
 def main() -> None:

@@ -1,7 +1,8 @@
 """Entry point of the embedder service."""
 
 from services.embedder.handlers import router
-from shared.service import check_embedding_space, run_service
+from shared.model_startup import check_embedding_space
+from shared.service import run_service
 
 
 def main() -> None:

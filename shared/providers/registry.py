@@ -12,6 +12,7 @@ from typing import Any
 
 from shared.config import ModelSettings, model_settings
 from shared.errors import ModelOutputError
+from shared.model_changes import when_models_change
 from shared.providers.base import (
     AnswerChecker,
     Answerer,
@@ -285,3 +286,6 @@ def forget_providers() -> None:
     for cached in _IN_USE:
         cached.cache_clear()
     forget_dialects()
+
+
+when_models_change(forget_providers)  # a switch of saved models reaches every role built

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 import pytest
 
 from shared.config import model_settings
+from shared.model_startup import prepare_chat_model
 from shared.providers import registry
-from shared.service import prepare_chat_model
 
 
 @pytest.fixture
