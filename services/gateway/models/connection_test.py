@@ -1,6 +1,7 @@
 """Settings' "Test connection": one tiny real call to the chat model and one to the embeddings
 provider, through the same clients the services use, each bounded by a short timeout with no
-retries, so an address that never answers costs the admin seconds, not minutes.
+retries, so an address that never answers costs the admin seconds, not minutes. The calls are
+shared/model_probe.py's (the gateway builds no provider); this module words what they found.
 
 What comes back is a summary — the HTTP status, whether the endpoint spoke the OpenAI-compatible
 format, the models it lists, the latency — and never what the endpoint wrote: an address may be
@@ -9,27 +10,15 @@ the model-host rules again just before it is called (its name may resolve elsewh
 
 import asyncio
 import re
-import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import httpx
-import openai
-from pydantic import BaseModel, SecretStr
+from pydantic import SecretStr
 
 from services.gateway.models.schemas import CheckResult, ConnectionReport
 from shared.config import ModelSettings
-from shared.errors import (
-    ModelFailure,
-    ModelOutputError,
-    ModelTooSlowError,
-    ModelUnavailableError,
-    NotAChatReplyError,
-    PermanentError,
-)
 from shared.model_hosts import ModelHostRefused, Network, allowed_hosts, endpoints_of, vet
-from shared.prompts import load_prompt
-from shared.providers import registry
+from shared.model_probe import Failure, Probe, probe_chat, probe_embeddings
 from shared.secrets import redact
 
 TEST_TIMEOUT_SECONDS = 10.0
@@ -42,15 +31,14 @@ _FIELD_WORDS = {
     "ARTISAN_VOYAGE_MODEL": "the embeddings model",
     "ARTISAN_OPENAI_EMBED_MODEL": "the embeddings model",
 }
-_FAILURES = (PermanentError, ModelUnavailableError, TimeoutError, ValueError)
-# what a client raises on an answer in no shape it expected (e.g. an HTML page)
-_UNREADABLE = (AttributeError, TypeError, KeyError, IndexError)
-_ANSWERED_UNREADABLY = (ModelFailure, *_UNREADABLE)
+# whether it answered in the OpenAI-compatible format, where the failure tells (else: unknown)
+_SPOKE_OPENAI = {
+    Failure.NOT_A_CHAT_REPLY: False,
+    Failure.UNREADABLE: False,
+    Failure.TOO_SLOW: True,
+    Failure.WRONG_OUTPUT: True,
+}
 CHECK_THE_ADDRESS = "check the base URL (it usually ends in /v1)"
-
-
-class _Reply(BaseModel):
-    reply: str
 
 
 @dataclass(frozen=True)
@@ -79,18 +67,10 @@ async def _check_chat(settings: ModelSettings) -> CheckResult:
         return CheckResult(ok=False, message=_sentence(f"the address {refused}"))
     # the model list is asked beside the call, for names to show: it never decides the result
     listing = asyncio.create_task(listed_models(url, settings.llm_api_key))
-    chat = registry.build_chat_model(settings)
-    system, user = load_prompt("connection_test").render()
-    started = time.monotonic()
-    try:
-        async with asyncio.timeout(_DEADLINE_SECONDS):
-            await chat.complete_json(role="test", system=system, user=user, schema=_Reply)
-    except (*_FAILURES, *_UNREADABLE) as exc:
-        return _failed(exc, settings.llm_model, network, await listing)
-    finally:
-        await chat.aclose()
-    passed = f"Connected: {settings.llm_model} answered"
-    return _passed(passed, started, network, await listing)
+    probe = await probe_chat(settings, deadline_seconds=_DEADLINE_SECONDS)
+    if probe.failure:
+        return _failed(probe, probe.failure, network, await listing)
+    return _passed(f"Connected: {settings.llm_model} answered", probe, network, await listing)
 
 
 async def _check_embeddings(settings: ModelSettings) -> CheckResult:
@@ -101,17 +81,11 @@ async def _check_embeddings(settings: ModelSettings) -> CheckResult:
         network = await vet(url, allowed=allowed_hosts(settings.model_hosts_allowed))
     except ModelHostRefused as refused:
         return CheckResult(ok=False, message=_sentence(f"the embeddings address {refused}"))
-    started = time.monotonic()
-    model = ""
-    try:
-        embedder = registry.build_embedder(settings)
-        model = embedder.model
-        async with asyncio.timeout(_DEADLINE_SECONDS):
-            [vector] = await embedder.embed(["Artisan connection test"], input_type="query")
-    except (*_FAILURES, *_UNREADABLE) as exc:
-        return _failed(exc, model, network, Listing())
-    what = f"Connected: {embedder.model} returned {len(vector)} dimensions"
-    return _passed(what, started, network, Listing())
+    probe = await probe_embeddings(settings, deadline_seconds=_DEADLINE_SECONDS)
+    if probe.failure:
+        return _failed(probe, probe.failure, network, Listing())
+    what = f"Connected: {probe.model} returned {probe.dimensions} dimensions"
+    return _passed(what, probe, network, Listing())
 
 
 async def listed_models(base_url: str, key: SecretStr | None) -> Listing:
@@ -137,8 +111,8 @@ def _is_model_name(name: object) -> bool:
     return isinstance(name, str) and bool(_MODEL_NAME.fullmatch(name)) and redact(name).count == 0
 
 
-def _passed(what: str, started: float, network: Network, listing: Listing) -> CheckResult:
-    elapsed_ms = round(1000 * (time.monotonic() - started))
+def _passed(what: str, probe: Probe, network: Network, listing: Listing) -> CheckResult:
+    elapsed_ms = probe.latency_ms
     took = f"{elapsed_ms} ms" if elapsed_ms < 1000 else f"{elapsed_ms / 1000:.1f} s"
     return CheckResult(
         ok=True,
@@ -151,44 +125,38 @@ def _passed(what: str, started: float, network: Network, listing: Listing) -> Ch
     )
 
 
-def _failed(exc: Exception, model: str, network: Network, listing: Listing) -> CheckResult:
+def _failed(probe: Probe, failure: Failure, network: Network, listing: Listing) -> CheckResult:
     """What failed and what to do, from the kind of failure and its HTTP status alone."""
-    status = _status_of(exc)
-    if isinstance(exc, ModelOutputError):
-        status = 200  # it answered, in the right format, but not with what was asked
-    message = _what_failed(exc, status, model, listing)
     return CheckResult(
         ok=False,
-        message=_sentence(message),
+        message=_sentence(_what_failed(probe, failure, listing)),
         network=network,
-        status_code=status,
-        spoke_openai=_spoke_openai(exc, status),
+        status_code=probe.status,
+        spoke_openai=_SPOKE_OPENAI.get(failure),
         models=listing.names,
     )
 
 
-def _what_failed(exc: Exception, status: int | None, model: str, listing: Listing) -> str:
-    if isinstance(exc, ModelTooSlowError):
+def _what_failed(probe: Probe, failure: Failure, listing: Listing) -> str:
+    if failure is Failure.TOO_SLOW:
         return "it did not finish a one-line answer in time: the model may be too slow for Artisan"
-    if isinstance(exc, NotAChatReplyError):
+    if failure in (Failure.NOT_A_CHAT_REPLY, Failure.UNREADABLE):
         return f"it answered, but not in the OpenAI-compatible format: {CHECK_THE_ADDRESS}"
-    if isinstance(exc, ModelOutputError):
+    if failure is Failure.WRONG_OUTPUT:
         return (
-            f"{model} answered, but not with the JSON asked for (also when asked again): Artisan"
-            " needs a model that follows JSON instructions"
+            f"{probe.model} answered, but not with the JSON asked for (also when asked again):"
+            " Artisan needs a model that follows JSON instructions"
         )
-    if status is not None and status >= 300:
-        return _refused(status, model, listing)
-    if _any_cause(exc, _timeouts()):
+    if failure is Failure.REFUSED and probe.status is not None:
+        return _refused(probe.status, probe.model, listing)
+    if failure is Failure.NO_ANSWER:
         return f"no answer within {_DEADLINE_SECONDS:g} s: check the address"
-    if _any_cause(exc, _connection_errors()):
+    if failure is Failure.UNREACHABLE:
         return (
             "the connection failed: nothing answers at that address from this server (check the"
             " address and port, and that the model server runs)"
         )
-    if isinstance(exc, _ANSWERED_UNREADABLY):  # an answer the client could not read
-        return f"it answered, but not in the OpenAI-compatible format: {CHECK_THE_ADDRESS}"
-    said = str(exc)  # our own configuration errors: they name a setting, not the endpoint's text
+    said = probe.detail  # our own configuration errors: they name a setting, not the endpoint's
     for name, words in _FIELD_WORDS.items():
         said = said.replace(name, words)
     return said
@@ -212,52 +180,6 @@ def _refused(status: int, model: str, listing: Listing) -> str:
     if 300 <= status < 400:
         return f"the endpoint redirects elsewhere (HTTP {status}): use the address it moved to"
     return f"the endpoint refused the test request (HTTP {status}): {CHECK_THE_ADDRESS}"
-
-
-def _spoke_openai(exc: Exception, status: int | None) -> bool | None:
-    """True: it answered in the format, not what was asked; False: in no format the client
-    reads; None: no answer to judge (none came, or an HTTP error)."""
-    if isinstance(exc, NotAChatReplyError):
-        return False
-    if isinstance(exc, ModelOutputError):
-        return True
-    if (status is not None and status >= 300) or not isinstance(exc, _ANSWERED_UNREADABLY):
-        return None
-    no_answer = _any_cause(exc, _timeouts()) or _any_cause(exc, _connection_errors())
-    return None if no_answer else False
-
-
-def _timeouts() -> tuple[type[BaseException], ...]:
-    from voyageai import error  # loaded only once a failure is to be told
-
-    return (TimeoutError, openai.APITimeoutError, httpx.TimeoutException, error.Timeout)
-
-
-def _connection_errors() -> tuple[type[BaseException], ...]:
-    from voyageai import error
-
-    return (openai.APIConnectionError, httpx.TransportError, OSError, error.APIConnectionError)
-
-
-def _status_of(exc: BaseException) -> int | None:
-    """The HTTP status behind a failure: the openai client's, or voyageai's."""
-    for cause in _causes(exc):
-        status = getattr(cause, "status_code", None) or getattr(cause, "http_status", None)
-        if isinstance(status, int):
-            return status
-    return None
-
-
-def _any_cause(exc: BaseException, kinds: tuple[type[BaseException], ...]) -> bool:
-    return any(isinstance(cause, kinds) for cause in _causes(exc))
-
-
-def _causes(exc: BaseException | None) -> Iterator[BaseException]:
-    for _ in range(10):  # a cycle of causes is possible, never this deep
-        if exc is None:
-            return
-        yield exc
-        exc = exc.__cause__ or exc.__context__
 
 
 def _sentence(text: str) -> str:

