@@ -6,7 +6,7 @@
 import { api, NETWORK_DOWN } from "./api.js";
 import { openCitation } from "./citation.js";
 import { chosenSources, editMessage, messageTaken, putBack, showAnswering } from "./composer.js";
-import { conversationAnswered, currentConversation } from "./conversations.js";
+import { currentConversation } from "./current_conversation.js";
 import { fileRecord } from "./files.js";
 import { renderMarkdown } from "./markdown.js";
 import { avatar, currentPersona, persona } from "./personas.js";
@@ -17,6 +17,7 @@ import { el, formatTime, iconButton, inUserWords, notify, reportError } from "./
 let older = null; // cursor of the next older page; null when all is loaded
 let loadingOlder = false;
 let answering = null; // AbortController of the answer streaming now
+let answered = () => {}; // told of every answer stored (the conversation list: main.js wires it)
 
 const messages = () => document.getElementById("messages");
 const scroller = () => document.getElementById("conversation");
@@ -109,6 +110,11 @@ export function sendMessage(text, { persona = currentPersona().name, attachments
   return true;
 }
 
+/** `listener(done)` is told of every answer stored, with the chat service's `done` event. */
+export function onAnswered(listener) {
+  answered = listener;
+}
+
 /** Stop the answer streaming now: the server stops writing it and stores nothing. */
 export function stopAnswer() {
   if (!answering) return;
@@ -181,7 +187,7 @@ function unsaved(view, request, partial, message, replaces) {
 }
 
 function finishTurn(view, done) {
-  conversationAnswered(done);
+  answered(done);
   const nearBottom = nearEnd();
   const finished = turnView({
     id: done.turn_id,

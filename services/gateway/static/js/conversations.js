@@ -5,15 +5,14 @@
 
 import { api } from "./api.js";
 import { loadHistory, updateEmptyState } from "./chat.js";
+import { currentConversation, rememberedConversation, setCurrentConversation } from "./current_conversation.js";
 import { refreshMemory } from "./memory.js";
 import { avatar, currentPersona, persona, showPersona } from "./personas.js";
 import { el, iconButton, moreRow, notify, reportError, saveBlob } from "./ui.js";
 
-const STORED_CONVERSATION = "artisan.conversation";
 const SEARCH_DELAY_MS = 250;
 const WIDE = window.matchMedia("(min-width: 900px)");
 
-let current = null; // the conversation shown; null: a new one, started by its first question
 let currentPersonaName = null; // the persona of the conversation shown
 let items = []; // the listed conversations
 let next = null; // cursor of the next page of the list
@@ -23,11 +22,6 @@ let choosing = 0; // the latest persona choice: an earlier one that answers late
 const panel = () => document.getElementById("conversations-panel");
 const list = () => document.getElementById("conversation-list");
 const button = () => document.getElementById("conversations-button");
-
-/** The id of the conversation shown (null: a new one). */
-export function currentConversation() {
-  return current;
-}
 
 export function setupConversations() {
   button().addEventListener("click", () => {
@@ -65,7 +59,7 @@ function setPanelOpen(open) {
 /** On opening the page: the conversation shown last time, else the latest one, else none. */
 export async function openStartingConversation() {
   const asked = ++choosing;
-  const remembered = localStorage.getItem(STORED_CONVERSATION);
+  const remembered = rememberedConversation();
   let chosen = null;
   if (remembered) chosen = await api.conversation(remembered).catch(() => null);
   if (!chosen) chosen = (await api.conversations({ limit: 1 })).items[0] ?? null;
@@ -95,7 +89,7 @@ export async function personaChosen(chosen) {
 /** An answer was stored: a new conversation is now the one the question started. */
 export function conversationAnswered(done) {
   const shownPersona = currentPersonaName ?? currentPersona().name;
-  if (current === null && done.persona === shownPersona) remember(done.conversation_id);
+  if (currentConversation() === null && done.persona === shownPersona) remember(done.conversation_id);
   refreshConversations();
 }
 
@@ -114,14 +108,12 @@ async function show(conversation, personaName = conversation?.persona ?? current
 }
 
 function remember(id) {
-  current = id;
-  if (id) localStorage.setItem(STORED_CONVERSATION, id);
-  else localStorage.removeItem(STORED_CONVERSATION);
+  setCurrentConversation(id);
   markCurrent();
 }
 
 async function startNew() {
-  const shown = items.find((item) => item.id === current);
+  const shown = items.find((item) => item.id === currentConversation());
   if (shown?.turn_count === 0 && shown.persona === currentPersona().name) {
     document.getElementById("message").focus(); // it is new already: ask in it
     return;
@@ -187,7 +179,7 @@ function render() {
 
 function markCurrent() {
   for (const item of list().querySelectorAll(".conversation-row")) {
-    const here = item.dataset.conversationId === current;
+    const here = item.dataset.conversationId === currentConversation();
     item.classList.toggle("current", here);
     item.querySelector(".conversation-open")?.toggleAttribute("aria-current", here);
   }
@@ -288,6 +280,6 @@ async function remove(conversation) {
   }
   notify(`Deleted “${conversation.title}”.`);
   refreshMemory(); // instructions and facts from its turns are gone too
-  if (conversation.id === current) await personaChosen(persona(conversation.persona));
+  if (conversation.id === currentConversation()) await personaChosen(persona(conversation.persona));
   await refreshConversations();
 }

@@ -1,9 +1,9 @@
 // Start-up: ask for the API key once (kept in this browser), then wire the views together.
 
 import { api, forgetEverything, onUnauthorized, storedKey, storeKey } from "./api.js";
-import { clearConversation, loadHistory, sendMessage, setupHistoryPaging, stopAnswer, updateEmptyState } from "./chat.js";
+import { clearConversation, loadHistory, onAnswered, sendMessage, setupHistoryPaging, stopAnswer, updateEmptyState } from "./chat.js";
 import { chooseSource, chosenSources, dropSource, isSource, renderSources, setMessageLimit, setupComposer } from "./composer.js";
-import { openStartingConversation, personaChosen, setupConversations } from "./conversations.js";
+import { conversationAnswered, openStartingConversation, personaChosen, setupConversations } from "./conversations.js";
 import { setupDocumentsPanel } from "./documents.js";
 import { onFileEvents, setupFileMenu, startFiles, stopFiles } from "./files.js";
 import { refreshMemory, setupMemoryPanel } from "./memory.js";
@@ -22,6 +22,7 @@ async function start() {
   setupConversations();
   setupSettings();
   setupHistoryPaging();
+  onAnswered(conversationAnswered);
   onFileEvents({ isSource, choose: chooseSource, remove: dropSource, changed: renderSources, sources: chosenSources });
   onUnauthorized((error) => askForKey(error.message));
   document.getElementById("sign-out").addEventListener("click", signOut);
