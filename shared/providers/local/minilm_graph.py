@@ -11,7 +11,6 @@ Inputs: `input_ids` (batch, tokens) int64, `attention_mask` (batch, tokens) floa
 real token, `position_ids` (1, tokens) int64. Output: `pooled` (batch, 384) float32.
 """
 
-
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
