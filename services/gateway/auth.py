@@ -8,7 +8,7 @@ from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from services.gateway.deps import get_fair_use, get_pool
-from services.gateway.fair_use import client_address
+from services.gateway.fair_use.limits import client_address
 from shared.db.users import User, find_user_by_api_key
 
 GET_A_KEY = "Create a user and key with `artisan users create NAME` (the key is printed once)."

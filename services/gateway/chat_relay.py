@@ -20,7 +20,7 @@ from fastapi import HTTPException
 from faststream.nats import NatsBroker
 from nats.aio.subscription import Subscription
 
-from services.gateway.fair_use import StreamSlot, StreamSlots
+from services.gateway.fair_use.limits import StreamSlot, StreamSlots
 from shared.config import ChatSettings
 from shared.contracts import (
     ANSWER_SILENCE_SECONDS,

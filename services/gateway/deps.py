@@ -7,7 +7,7 @@ import asyncpg
 from fastapi import Depends, HTTPException, Path, Request
 from faststream.nats import NatsBroker
 
-from services.gateway.fair_use import FairUse, StreamSlots
+from services.gateway.fair_use.limits import FairUse, StreamSlots
 from services.gateway.progress_hub import GatewayProgress, ProgressHub
 from shared.config import GatewaySettings
 

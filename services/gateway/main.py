@@ -15,7 +15,7 @@ from opentelemetry.trace import Span
 from services.gateway.body_limit import BodyLimit, LimitFor
 from services.gateway.dispatcher import Dispatcher
 from services.gateway.errors import install_error_handlers
-from services.gateway.fair_use import FairUse
+from services.gateway.fair_use.limits import FairUse
 from services.gateway.mcp_endpoint import MCP_PATH, mcp_body_limit, mount_mcp
 from services.gateway.progress_hub import GatewayProgress, ProgressHub, connect_hub
 from services.gateway.request_metrics import RequestMetrics
@@ -53,7 +53,7 @@ logger = logging.getLogger(__name__)
 POOL_CLOSE_SECONDS = 5.0
 # SSE streams end on shutdown by themselves; this bounds anything else a client holds open
 GRACEFUL_SHUTDOWN_SECONDS = 5
-# every route that takes an API key may answer 429 (fair_use.py)
+# every route that takes an API key may answer 429 (fair_use/limits.py)
 RATE_LIMITED: dict[int | str, dict[str, Any]] = {
     429: {
         "model": ErrorResponse,

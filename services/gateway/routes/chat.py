@@ -26,7 +26,7 @@ from services.gateway.chat_relay import (
 from services.gateway.conversation_lookup import conversation_for_question
 from services.gateway.deps import Broker, Pool, Streams
 from services.gateway.errors import StorableText
-from services.gateway.fair_use import HeldEventSource
+from services.gateway.fair_use.limits import HeldEventSource
 from services.gateway.schemas import ErrorResponse
 from services.gateway.streams import PING_SECONDS, SEND_TIMEOUT_SECONDS
 from shared.config import ChatSettings, chat_settings

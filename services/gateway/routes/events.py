@@ -9,7 +9,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from services.gateway.auth import CurrentUser
 from services.gateway.deps import FILE_NOT_FOUND, FileId, Hub, Pool, Streams
-from services.gateway.fair_use import HeldEventSource, StreamSlot
+from services.gateway.fair_use.limits import HeldEventSource, StreamSlot
 from services.gateway.schemas import ErrorResponse
 from services.gateway.sse import event_id, is_terminal
 from services.gateway.streams import (

@@ -31,7 +31,7 @@ from services.gateway.chat_relay import (
     start_answer,
 )
 from services.gateway.deps import Broker, Pool, Streams
-from services.gateway.fair_use import HeldEventSource
+from services.gateway.fair_use.limits import HeldEventSource
 from services.gateway.openai_errors import OpenAIErrorResponse, OpenAIHTTPError
 from services.gateway.openai_messages import (
     api_conversation,

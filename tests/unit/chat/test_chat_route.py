@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from services.gateway.auth import require_user
 from services.gateway.deps import get_broker, get_pool
 from services.gateway.errors import install_error_handlers
-from services.gateway.fair_use import FairUse
+from services.gateway.fair_use.limits import FairUse
 from services.gateway.routes import chat
 from shared.config import GatewaySettings
 from shared.db.users import User

@@ -10,9 +10,9 @@ import pytest
 from fastapi import HTTPException
 from sse_starlette import ServerSentEvent
 
-from services.gateway.fair_use import FairUse, HeldEventSource, StreamSlots
+from services.gateway.fair_use.limits import FairUse, HeldEventSource, StreamSlots
+from services.gateway.fair_use.token_bucket import TokenBuckets
 from services.gateway.quota import format_size, new_bytes
-from services.gateway.token_bucket import TokenBuckets
 from services.gateway.upload_stream import ReceivedFile
 from shared.config import GatewaySettings
 

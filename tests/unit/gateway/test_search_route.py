@@ -13,7 +13,7 @@ from faststream.nats import NatsBroker, NatsResponse, TestNatsBroker
 from services.gateway.auth import require_user
 from services.gateway.deps import get_broker
 from services.gateway.errors import install_error_handlers
-from services.gateway.fair_use import FairUse
+from services.gateway.fair_use.limits import FairUse
 from services.gateway.routes import search
 from shared.config import GatewaySettings
 from shared.context_client import ERROR_HEADER

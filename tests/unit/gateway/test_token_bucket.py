@@ -1,7 +1,7 @@
 """Token buckets: a burst of `per_minute`, then the steady rate; exact waits; keys apart; idle
 buckets forgotten."""
 
-from services.gateway.token_bucket import TokenBuckets
+from services.gateway.fair_use.token_bucket import TokenBuckets
 
 
 class Clock:

@@ -11,7 +11,7 @@ from fastapi import HTTPException, Request
 from sse_starlette import EventSourceResponse
 from starlette.types import Receive, Scope, Send
 
-from services.gateway.token_bucket import TokenBuckets
+from services.gateway.fair_use.token_bucket import TokenBuckets
 from shared.config import GatewaySettings
 
 EXPENSIVE = "chat, upload, search, context preview and import"

@@ -1,0 +1,1 @@
+"""Fair use: per-user request budgets, invalid-key limits per address and held SSE streams."""
