@@ -1,5 +1,5 @@
 """Every error is JSON `{"detail": "<what happened, what to do>"}` (on the OpenAI-compatible paths,
-OpenAI's `{"error": {"message", ...}}`: openai_errors.py); never a bare 500."""
+OpenAI's `{"error": {"message", ...}}`: openai_compat/errors.py); never a bare 500."""
 
 import logging
 from collections.abc import Sequence
@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from pydantic import AfterValidator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from services.gateway.openai_errors import openai_error_body, speaks_openai
+from services.gateway.openai_compat.errors import openai_error_body, speaks_openai
 from services.gateway.uploads import UploadRejected
 from shared.context_client import ContextBuildFailed, ContextUnavailable
 

@@ -5,10 +5,10 @@ import uuid
 
 import pytest
 
-from services.gateway.openai_errors import OpenAIHTTPError, openai_error_body, speaks_openai
-from services.gateway.openai_messages import caller_context, persona_for_model, question_of
-from services.gateway.openai_replies import Reply
-from services.gateway.openai_schemas import ChatMessage
+from services.gateway.openai_compat.errors import OpenAIHTTPError, openai_error_body, speaks_openai
+from services.gateway.openai_compat.messages import caller_context, persona_for_model, question_of
+from services.gateway.openai_compat.replies import Reply
+from services.gateway.openai_compat.schemas import ChatMessage
 from shared.contracts import ChatDone, Usage
 
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from sse_starlette import ServerSentEvent
 
-from services.gateway.openai_errors import openai_error_body
-from services.gateway.openai_schemas import (
+from services.gateway.openai_compat.errors import openai_error_body
+from services.gateway.openai_compat.schemas import (
     ArtisanExtras,
     AssistantMessage,
     ChatCompletion,

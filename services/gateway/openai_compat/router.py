@@ -8,7 +8,7 @@ conversation's turns, and system/developer messages are instructions for this an
 Tools and functions the caller offers are ignored, as are sampling settings (temperature,
 max_tokens, ...): the persona and the configured model decide. The answer is the one POST
 /v1/chat gives (chat_relay.py): cited with `[Ref: N]`, its citations in `citations`, stored and
-journaled, in the conversation the API keeps per persona (openai_messages.py).
+journaled, in the conversation the API keeps per persona (messages.py).
 """
 
 import time
@@ -32,16 +32,16 @@ from services.gateway.chat_relay import (
 )
 from services.gateway.deps import Broker, Pool, Streams
 from services.gateway.fair_use.limits import HeldEventSource
-from services.gateway.openai_errors import OpenAIErrorResponse, OpenAIHTTPError
-from services.gateway.openai_messages import (
+from services.gateway.openai_compat.errors import OpenAIErrorResponse, OpenAIHTTPError
+from services.gateway.openai_compat.messages import (
     api_conversation,
     caller_context,
     model_id,
     persona_for_model,
     question_of,
 )
-from services.gateway.openai_replies import ANSWER_FAILED, Reply, stream_error
-from services.gateway.openai_schemas import (
+from services.gateway.openai_compat.replies import ANSWER_FAILED, Reply, stream_error
+from services.gateway.openai_compat.schemas import (
     ChatCompletion,
     ChatCompletionBody,
     Delta,

@@ -6,8 +6,8 @@ from uuid import UUID
 
 import asyncpg
 
-from services.gateway.openai_errors import OpenAIHTTPError
-from services.gateway.openai_schemas import MODEL_PREFIX, ChatMessage
+from services.gateway.openai_compat.errors import OpenAIHTTPError
+from services.gateway.openai_compat.schemas import MODEL_PREFIX, ChatMessage
 from shared.db import conversations
 from shared.personas import Persona, get_persona, persona_names
 
