@@ -17,6 +17,7 @@ from services.gateway.dispatcher import Dispatcher
 from services.gateway.errors import install_error_handlers
 from services.gateway.fair_use.limits import FairUse
 from services.gateway.mcp_endpoint import MCP_PATH, mcp_body_limit, mount_mcp
+from services.gateway.models import router as model_settings
 from services.gateway.openai_compat import router as openai_compat
 from services.gateway.progress_hub import GatewayProgress, ProgressHub, connect_hub
 from services.gateway.request_metrics import RequestMetrics
@@ -32,7 +33,6 @@ from services.gateway.routes import (
     journal,
     memory,
     metrics,
-    model_settings,
     personas,
     search,
     turns,
