@@ -16,7 +16,7 @@ from services.gateway.body_limit import BodyLimit, LimitFor
 from services.gateway.dispatcher import Dispatcher
 from services.gateway.errors import install_error_handlers
 from services.gateway.fair_use.limits import FairUse
-from services.gateway.mcp_endpoint import MCP_PATH, mcp_body_limit, mount_mcp
+from services.gateway.mcp.endpoint import MCP_PATH, mcp_body_limit, mount_mcp
 from services.gateway.models import router as model_settings
 from services.gateway.openai_compat import router as openai_compat
 from services.gateway.progress_hub import GatewayProgress, ProgressHub, connect_hub

@@ -8,7 +8,7 @@ from mcp.server.transport_security import TransportSecurityMiddleware
 from starlette.requests import Request
 
 from services.gateway.main import create_app
-from services.gateway.mcp_endpoint import transport_security
+from services.gateway.mcp.endpoint import transport_security
 from services.gateway.security_headers import CONTENT_SECURITY_POLICY
 from shared.config import GatewaySettings, InfraSettings
 
