@@ -61,8 +61,8 @@ COMMANDS = [
 ]
 TEMPLATES = [
     Check(
-        r"artisan up \[--compressors N\] \[--chunkers N\] \[--nats-cluster N\]"
-        r" \[--model FILE\.gguf\]",
+        r"artisan up \[--compressors N\] \[--chunkers N\] \[--embedders N\]"
+        r" \[--nats-cluster N\] \[--model FILE\.gguf\]",
         checks_system.up_with_flags,
         True,
     ),

@@ -10,6 +10,7 @@ import httpx
 import psutil
 
 from shared.config import REPO_ROOT
+from shared.launcher.sizing import available_cpus
 from tests.e2e.readme.expect import assert_shows
 from tests.e2e.readme.shown import Shown
 from tests.e2e.readme.tour import Tour, lines_until
@@ -44,12 +45,16 @@ def the_banner(tour: Tour, shown: Shown) -> None:
 
 
 def up_with_flags(tour: Tour, shown: Shown) -> None:
-    """--compressors, --chunkers and --nats-cluster: that many processes of each, and a file
-    goes through all of them; --model: the model served, healthy and named in the banner."""
+    """--compressors, --chunkers, --embedders and --nats-cluster: that many processes of each
+    (the embedders sharing the cores), and a file goes through all of them; --model: the model
+    served, healthy and named in the banner."""
     banner = tour.up(
-        ".venv/bin/artisan up --compressors 2 --chunkers 2 --nats-cluster 3 --model smollm2"
+        ".venv/bin/artisan up --compressors 2 --chunkers 1 --embedders 2 --nats-cluster 3"
+        " --model smollm2"
     )
-    assert "2× chunker" in banner and "2× compressor" in banner, banner
+    assert "2× embedder" in banner and "2× compressor" in banner, banner
+    threads = max(1, available_cpus() // 2)
+    assert f"1× chunker (1 model thread each), 2× embedder ({threads} thread" in banner, banner
     assert "model: SmolLM2-135M-Instruct.Q4_1 on llama.cpp" in banner, banner
     assert "answers; ingestion by the offline rules" in banner
     ready = httpx.get(f"{tour.url}/readyz", timeout=10).json()
