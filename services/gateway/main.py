@@ -13,6 +13,9 @@ from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
 from opentelemetry.trace import Span
 
 from services.gateway.body_limit import BodyLimit, LimitFor
+from services.gateway.conversations import journal_router as journal
+from services.gateway.conversations import router as conversations
+from services.gateway.conversations import turns_router as turns
 from services.gateway.dispatcher import Dispatcher
 from services.gateway.errors import install_error_handlers
 from services.gateway.fair_use.limits import FairUse
@@ -24,18 +27,15 @@ from services.gateway.request_metrics import RequestMetrics
 from services.gateway.routes import (
     chat,
     context,
-    conversations,
     documents,
     events,
     files,
     formats,
     health,
-    journal,
     memory,
     metrics,
     personas,
     search,
-    turns,
     web,
 )
 from services.gateway.schemas import ErrorResponse

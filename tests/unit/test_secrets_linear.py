@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import pytest
 
-from services.gateway.turn_schemas import MAX_IMPORT_FIELD_CHARS
+from services.gateway.conversations.turn_schemas import MAX_IMPORT_FIELD_CHARS
 from shared.providers.local.instructions import detect_instruction
 from shared.secrets import redact
 

@@ -23,7 +23,7 @@ from services.gateway.chat_relay import (
     check_message,
     start_answer,
 )
-from services.gateway.conversation_lookup import conversation_for_question
+from services.gateway.conversations.lookup import conversation_for_question
 from services.gateway.deps import Broker, Pool, Streams
 from services.gateway.errors import StorableText
 from services.gateway.fair_use.limits import HeldEventSource

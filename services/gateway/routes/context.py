@@ -7,7 +7,7 @@ from fastapi import APIRouter, HTTPException, Query
 from pydantic import AfterValidator, StringConstraints
 
 from services.gateway.auth import ExpensiveUser
-from services.gateway.conversation_lookup import conversation_for_question, conversation_id_of
+from services.gateway.conversations.lookup import conversation_for_question, conversation_id_of
 from services.gateway.deps import FILE_NOT_FOUND, MAX_ID_CHARS, Broker, Pool
 from services.gateway.errors import storable
 from services.gateway.schemas import ErrorResponse

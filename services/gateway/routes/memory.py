@@ -6,10 +6,15 @@ from uuid import UUID
 from fastapi import APIRouter, HTTPException, Path, Query, Response
 
 from services.gateway.auth import CurrentUser
+from services.gateway.conversations.turn_schemas import (
+    FactKind,
+    MemoryExport,
+    MemoryFactRecord,
+    MemoryPage,
+)
 from services.gateway.deps import MAX_ID_CHARS, Pool
 from services.gateway.paging import DEFAULT_LIMIT, INVALID_PAGE, Before, Limit
 from services.gateway.schemas import ErrorResponse
-from services.gateway.turn_schemas import FactKind, MemoryExport, MemoryFactRecord, MemoryPage
 from shared.db import memory_facts
 
 router = APIRouter(prefix="/v1/memory", tags=["memory"])

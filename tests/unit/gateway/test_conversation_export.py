@@ -2,7 +2,7 @@
 
 from datetime import UTC, datetime, timedelta, timezone
 
-from services.gateway.conversation_export import (
+from services.gateway.conversations.export import (
     conversation_markdown,
     export_filename,
     numbered,

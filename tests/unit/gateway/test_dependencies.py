@@ -9,14 +9,15 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from fastapi.dependencies.models import Dependant
-from fastapi.routing import APIRoute
+from fastapi.routing import APIRoute, APIRouter
 
-import services.gateway.routes
+import services.gateway
 
 
 def route_modules() -> Iterator[Any]:
-    for module in pkgutil.iter_modules(services.gateway.routes.__path__):
-        yield importlib.import_module(f"services.gateway.routes.{module.name}")
+    # routers live in routes/ and in the feature packages (conversations/router.py, ...)
+    for module in pkgutil.walk_packages(services.gateway.__path__, "services.gateway."):
+        yield importlib.import_module(module.name)
 
 
 def dependencies(dependant: Dependant) -> Iterator[Callable[..., Any]]:
@@ -35,7 +36,7 @@ def test_no_route_dependency_runs_in_the_thread_pool() -> None:
     routes = [
         route
         for module in route_modules()
-        if hasattr(module, "router")
+        if isinstance(getattr(module, "router", None), APIRouter)
         for route in module.router.routes
         if isinstance(route, APIRoute)
     ]

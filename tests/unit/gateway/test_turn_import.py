@@ -4,8 +4,8 @@ turns never share an id (untimed ones are told apart by their place in the reque
 import uuid
 from datetime import UTC, datetime
 
-from services.gateway.turn_import import new_turns
-from services.gateway.turn_schemas import ImportTurn
+from services.gateway.conversations.turn_import import new_turns
+from services.gateway.conversations.turn_schemas import ImportTurn
 
 USER = uuid.uuid4()
 

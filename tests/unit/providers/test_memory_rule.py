@@ -3,7 +3,7 @@ and the company, an instruction about how to answer, and whom the instruction is
 
 import pytest
 
-from services.gateway.turn_schemas import MAX_IMPORT_FIELD_CHARS
+from services.gateway.conversations.turn_schemas import MAX_IMPORT_FIELD_CHARS
 from shared.memory_rule import audience, held_scope, instruction_scope
 from shared.personas import get_persona
 from shared.providers.local.acknowledge import acknowledgement

@@ -3,7 +3,7 @@ streamed piece by piece, and in a turn stored before answers numbered their own.
 
 import pytest
 
-from services.gateway.turn_schemas import numbered_from_one
+from services.gateway.conversations.turn_schemas import numbered_from_one
 from shared.text.citations import StreamedMarkers, first_mention_numbers, renumber_markers
 
 ANSWER = (

@@ -6,12 +6,17 @@ from uuid import UUID
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Response
 
 from services.gateway.auth import CurrentUser, ExpensiveUser
-from services.gateway.conversation_lookup import conversation_id_of, owned_conversation
+from services.gateway.conversations.lookup import conversation_id_of, owned_conversation
+from services.gateway.conversations.turn_import import import_turns
+from services.gateway.conversations.turn_schemas import (
+    ImportRequest,
+    TurnList,
+    TurnPage,
+    TurnRecord,
+)
 from services.gateway.deps import MAX_ID_CHARS, Pool
 from services.gateway.paging import Before
 from services.gateway.schemas import ErrorResponse
-from services.gateway.turn_import import import_turns
-from services.gateway.turn_schemas import ImportRequest, TurnList, TurnPage, TurnRecord
 from shared.db import turns
 
 router = APIRouter(prefix="/v1/turns", tags=["turns"])

@@ -10,8 +10,8 @@ from uuid import UUID
 import asyncpg
 from fastapi import HTTPException
 
-from services.gateway.conversation_lookup import owned_conversation
-from services.gateway.turn_schemas import MAX_IMPORT_TURNS, ImportTurn
+from services.gateway.conversations.lookup import owned_conversation
+from services.gateway.conversations.turn_schemas import MAX_IMPORT_TURNS, ImportTurn
 from shared.db import conversations
 from shared.db.turns import NewTurn, insert_turn
 from shared.personas import get_persona, persona_names

@@ -12,9 +12,9 @@ from fastapi import APIRouter, Depends, HTTPException, Path, Query, Response
 from pydantic import AfterValidator, StringConstraints
 
 from services.gateway.auth import CurrentUser
-from services.gateway.conversation_export import conversation_markdown, export_filename
-from services.gateway.conversation_lookup import conversation_id_of, owned_conversation
-from services.gateway.conversation_schemas import (
+from services.gateway.conversations.export import conversation_markdown, export_filename
+from services.gateway.conversations.lookup import conversation_id_of, owned_conversation
+from services.gateway.conversations.schemas import (
     MAX_PERSONA_CHARS,
     ConversationChange,
     ConversationPage,

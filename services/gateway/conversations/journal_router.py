@@ -6,11 +6,11 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query
 
 from services.gateway.auth import CurrentUser
+from services.gateway.conversations.turn_schemas import InstructionList, JournalEntry, JournalPage
+from services.gateway.conversations.turns_router import MAX_PAGE
 from services.gateway.deps import Pool
 from services.gateway.paging import Before
-from services.gateway.routes.turns import MAX_PAGE
 from services.gateway.schemas import ErrorResponse
-from services.gateway.turn_schemas import InstructionList, JournalEntry, JournalPage
 from shared.db import journal
 from shared.personas import get_persona, persona_names
 

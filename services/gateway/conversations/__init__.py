@@ -1,0 +1,1 @@
+"""Conversations: their turns, journal, Markdown export and import."""
