@@ -13,8 +13,8 @@ from fastapi.responses import JSONResponse
 from pydantic import AfterValidator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from services.gateway.files.uploads import UploadRejected
 from services.gateway.openai_compat.errors import openai_error_body, speaks_openai
-from services.gateway.uploads import UploadRejected
 from shared.context_client import ContextBuildFailed, ContextUnavailable
 
 logger = logging.getLogger(__name__)

@@ -19,6 +19,9 @@ from services.gateway.conversations import turns_router as turns
 from services.gateway.dispatcher import Dispatcher
 from services.gateway.errors import install_error_handlers
 from services.gateway.fair_use.limits import FairUse
+from services.gateway.files import documents_router as documents
+from services.gateway.files import formats_router as formats
+from services.gateway.files import router as files
 from services.gateway.mcp.endpoint import MCP_PATH, mcp_body_limit, mount_mcp
 from services.gateway.models import router as model_settings
 from services.gateway.openai_compat import router as openai_compat
@@ -27,10 +30,7 @@ from services.gateway.request_metrics import RequestMetrics
 from services.gateway.routes import (
     chat,
     context,
-    documents,
     events,
-    files,
-    formats,
     health,
     memory,
     metrics,

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from services.extractor.errors import ExtractionError
 from services.extractor.extract import extract_text
-from services.gateway.ingest import read_at_upload
+from services.gateway.files.ingest import read_at_upload
 from shared.text.plain import READ_AT_UPLOAD_MAX_BYTES, text_at_upload
 
 # text with what normalising changes: line endings, blank-line runs, controls, BOMs, spaces

@@ -12,8 +12,8 @@ from sse_starlette import ServerSentEvent
 
 from services.gateway.fair_use.limits import FairUse, HeldEventSource, StreamSlots
 from services.gateway.fair_use.token_bucket import TokenBuckets
-from services.gateway.quota import format_size, new_bytes
-from services.gateway.upload_stream import ReceivedFile
+from services.gateway.files.quota import format_size, new_bytes
+from services.gateway.files.upload_stream import ReceivedFile
 from shared.config import GatewaySettings
 
 USER = uuid.UUID(int=1)

@@ -4,7 +4,7 @@ against (the web client's picker offers exactly these)."""
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from services.gateway.routes import formats
+from services.gateway.files import formats_router as formats
 from shared.config import GatewaySettings
 from shared.formats import SUPPORTED_EXTENSIONS, media_type_for
 

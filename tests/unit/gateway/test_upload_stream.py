@@ -8,8 +8,8 @@ import pytest
 from starlette.requests import Request
 from starlette.types import Message
 
-from services.gateway.upload_stream import UploadLimits, receive_files
-from services.gateway.uploads import UploadRejected
+from services.gateway.files.upload_stream import UploadLimits, receive_files
+from services.gateway.files.uploads import UploadRejected
 
 LIMITS = UploadLimits(max_file_bytes=1000, max_files=3, supported_extensions={".md", ".txt"})
 PIECE = 100  # the body arrives in small pieces, like a real socket

@@ -2,8 +2,8 @@
 
 import pytest
 
-from services.gateway import uploads
-from services.gateway.uploads import UploadRejected, check_extension, sanitize_filename
+from services.gateway.files import uploads
+from services.gateway.files.uploads import UploadRejected, check_extension, sanitize_filename
 
 SUPPORTED = {".md", ".pdf", ".txt"}
 

@@ -10,7 +10,9 @@ from fastapi.responses import PlainTextResponse
 from services.gateway.auth import CurrentUser, ExpensiveUser
 from services.gateway.deps import FILE_NOT_FOUND, FileId, Pool, Progress, Settings
 from services.gateway.dispatch_settings import dispatch_settings
-from services.gateway.ingest import store_uploads
+from services.gateway.files.ingest import store_uploads
+from services.gateway.files.updates import store_update
+from services.gateway.files.upload_stream import UploadLimits, receive_files
 from services.gateway.paging import DEFAULT_LIMIT, INVALID_PAGE, Before, Limit
 from services.gateway.schemas import (
     ChunkList,
@@ -22,8 +24,6 @@ from services.gateway.schemas import (
     FileStatus,
     ModelCallList,
 )
-from services.gateway.updates import store_update
-from services.gateway.upload_stream import UploadLimits, receive_files
 from shared.db import chunks, file_lists, files, model_calls
 from shared.formats import SUPPORTED_EXTENSIONS, media_type_for
 

@@ -9,8 +9,8 @@ from uuid import UUID
 
 import asyncpg
 
-from services.gateway.upload_stream import ReceivedFile
-from services.gateway.uploads import UploadRejected
+from services.gateway.files.upload_stream import ReceivedFile
+from services.gateway.files.uploads import UploadRejected
 from shared.db.storage import hold_storage, stored_bytes
 
 _UNITS = (("GB", 1024**3), ("MB", 1024**2), ("KB", 1024))

@@ -14,8 +14,8 @@ from python_multipart.exceptions import FormParserError
 from python_multipart.multipart import MultipartParser, parse_options_header
 from starlette.requests import Request
 
-from services.gateway import uploads
-from services.gateway.uploads import UploadRejected
+from services.gateway.files import uploads
+from services.gateway.files.uploads import UploadRejected
 
 SPOOL_IN_MEMORY_BYTES = 512 * 1024
 # multipart headers and boundaries per file, on top of its data

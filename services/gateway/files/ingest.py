@@ -8,10 +8,10 @@ from uuid import UUID
 import asyncpg
 from opentelemetry import trace
 
+from services.gateway.files.quota import check_quota, storing
+from services.gateway.files.upload_stream import ReceivedFile
 from services.gateway.progress_hub import GatewayProgress
-from services.gateway.quota import check_quota, storing
 from services.gateway.schemas import FileRecord
-from services.gateway.upload_stream import ReceivedFile
 from shared.config import extraction_settings
 from shared.db import files
 from shared.telemetry import current_trace_context

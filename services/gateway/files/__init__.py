@@ -1,0 +1,1 @@
+"""Files: uploads, in-place updates, quota, the formats accepted and the documents read."""
