@@ -13,6 +13,7 @@ from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
 from opentelemetry.trace import Span
 
 from services.gateway.body_limit import BodyLimit, LimitFor
+from services.gateway.chat import router as chat
 from services.gateway.conversations import journal_router as journal
 from services.gateway.conversations import router as conversations
 from services.gateway.conversations import turns_router as turns
@@ -28,7 +29,6 @@ from services.gateway.openai_compat import router as openai_compat
 from services.gateway.progress_hub import GatewayProgress, ProgressHub, connect_hub
 from services.gateway.request_metrics import RequestMetrics
 from services.gateway.routes import (
-    chat,
     context,
     events,
     health,

@@ -22,7 +22,7 @@ from nats.aio.subscription import Subscription
 from openai import AsyncOpenAI
 
 from services.chat.answering import TURN_NAMESPACE
-from services.gateway.chat_relay import SERVICE_GONE
+from services.gateway.chat.relay import SERVICE_GONE
 from shared.contracts import ALIVE_SECONDS, ANSWER_SILENCE_SECONDS
 from shared.launcher.embedded import EmbeddedNats
 from shared.launcher.stack import Stack

@@ -7,7 +7,7 @@ assistant messages before it are this answer's recent context (P1) in place of a
 conversation's turns, and system/developer messages are instructions for this answer alone.
 Tools and functions the caller offers are ignored, as are sampling settings (temperature,
 max_tokens, ...): the persona and the configured model decide. The answer is the one POST
-/v1/chat gives (chat_relay.py): cited with `[Ref: N]`, its citations in `citations`, stored and
+/v1/chat gives (chat/relay.py): cited with `[Ref: N]`, its citations in `citations`, stored and
 journaled, in the conversation the API keeps per persona (messages.py).
 """
 
@@ -23,7 +23,7 @@ from fastapi.responses import Response
 from sse_starlette import ServerSentEvent
 
 from services.gateway.auth import CurrentUser, ExpensiveUser
-from services.gateway.chat_relay import (
+from services.gateway.chat.relay import (
     StartedAnswer,
     answer_events,
     check_attachments,

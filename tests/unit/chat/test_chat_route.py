@@ -9,10 +9,10 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from services.gateway.auth import require_user
+from services.gateway.chat import router as chat
 from services.gateway.deps import get_broker, get_pool
 from services.gateway.errors import install_error_handlers
 from services.gateway.fair_use.limits import FairUse
-from services.gateway.routes import chat
 from shared.config import GatewaySettings
 from shared.db.users import User
 

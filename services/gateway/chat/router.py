@@ -1,7 +1,7 @@
 """POST /v1/chat: a persona's answer as server-sent events — `token`s, then `done` (or `error`).
 
 The request is checked here first (persona, message size, attachments), then handed to the chat
-service and its answer relayed (chat_relay.py, shared with the OpenAI-compatible route); when the
+service and its answer relayed (relay.py, shared with the OpenAI-compatible route); when the
 asker leaves before the answer ends, it is abandoned and nothing is stored.
 """
 
@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from services.gateway.auth import CurrentUser, ExpensiveUser
-from services.gateway.chat_relay import (
+from services.gateway.chat.relay import (
     StartedAnswer,
     answer_events,
     check_attachments,

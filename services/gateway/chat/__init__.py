@@ -1,0 +1,1 @@
+"""Chat: a question sent to the chat service, its answer relayed as it arrives."""
