@@ -7,8 +7,8 @@ import asyncpg
 from fastapi import Depends, HTTPException, Path, Request
 from faststream.nats import NatsBroker
 
+from services.gateway.dispatch.progress_hub import GatewayProgress, ProgressHub
 from services.gateway.fair_use.limits import FairUse, StreamSlots
-from services.gateway.progress_hub import GatewayProgress, ProgressHub
 from shared.config import GatewaySettings
 
 FILE_NOT_FOUND = "File not found: check the id with GET /v1/files."

@@ -17,7 +17,9 @@ from services.gateway.chat import router as chat
 from services.gateway.conversations import journal_router as journal
 from services.gateway.conversations import router as conversations
 from services.gateway.conversations import turns_router as turns
-from services.gateway.dispatcher import Dispatcher
+from services.gateway.dispatch import events_router as events
+from services.gateway.dispatch.dispatcher import Dispatcher
+from services.gateway.dispatch.progress_hub import GatewayProgress, ProgressHub, connect_hub
 from services.gateway.errors import install_error_handlers
 from services.gateway.fair_use.limits import FairUse
 from services.gateway.files import documents_router as documents
@@ -26,11 +28,9 @@ from services.gateway.files import router as files
 from services.gateway.mcp.endpoint import MCP_PATH, mcp_body_limit, mount_mcp
 from services.gateway.models import router as model_settings
 from services.gateway.openai_compat import router as openai_compat
-from services.gateway.progress_hub import GatewayProgress, ProgressHub, connect_hub
 from services.gateway.request_metrics import RequestMetrics
 from services.gateway.routes import (
     context,
-    events,
     health,
     memory,
     metrics,

@@ -7,7 +7,7 @@ from typing import Any
 
 import asyncpg
 
-from services.gateway import outbox
+from services.gateway.dispatch import outbox
 from shared.db import files, users
 from tests.helpers import rolled_back, rows_read
 

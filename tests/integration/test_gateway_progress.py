@@ -8,7 +8,7 @@ import nats
 import pytest
 from nats.aio.msg import Msg
 
-from services.gateway.progress_hub import GatewayProgress, ProgressHub, Signal, connect_hub
+from services.gateway.dispatch.progress_hub import GatewayProgress, ProgressHub, Signal, connect_hub
 from shared.bus import create_broker
 from shared.config import InfraSettings
 from shared.contracts import ProgressEvent, progress_subject, progress_wildcard

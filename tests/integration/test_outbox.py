@@ -8,8 +8,8 @@ from typing import Any
 import asyncpg
 import httpx
 
-from services.gateway import outbox
-from services.gateway.dispatch_settings import DispatchSettings
+from services.gateway.dispatch import outbox
+from services.gateway.dispatch.settings import DispatchSettings
 from shared.db import files, turns, users
 from shared.db.turns import NewTurn
 from tests.conftest import ClientFactory

@@ -25,10 +25,10 @@ from services.gateway.chat.relay import (
 )
 from services.gateway.conversations.lookup import conversation_for_question
 from services.gateway.deps import Broker, Pool, Streams
+from services.gateway.dispatch.streams import PING_SECONDS, SEND_TIMEOUT_SECONDS
 from services.gateway.errors import StorableText
 from services.gateway.fair_use.limits import HeldEventSource
 from services.gateway.schemas import ErrorResponse
-from services.gateway.streams import PING_SECONDS, SEND_TIMEOUT_SECONDS
 from shared.config import ChatSettings, chat_settings
 from shared.contracts import ChatRequest
 from shared.personas import get_persona, persona_names

@@ -8,9 +8,9 @@ from uuid import UUID
 import asyncpg
 from opentelemetry import trace
 
+from services.gateway.dispatch.progress_hub import GatewayProgress
 from services.gateway.files.quota import check_quota, storing
 from services.gateway.files.upload_stream import ReceivedFile
-from services.gateway.progress_hub import GatewayProgress
 from services.gateway.schemas import FileRecord
 from shared.config import extraction_settings
 from shared.db import files

@@ -9,7 +9,7 @@ from fastapi.responses import PlainTextResponse
 
 from services.gateway.auth import CurrentUser, ExpensiveUser
 from services.gateway.deps import FILE_NOT_FOUND, FileId, Pool, Progress, Settings
-from services.gateway.dispatch_settings import dispatch_settings
+from services.gateway.dispatch.settings import dispatch_settings
 from services.gateway.files.ingest import store_uploads
 from services.gateway.files.updates import store_update
 from services.gateway.files.upload_stream import UploadLimits, receive_files

@@ -31,6 +31,7 @@ from services.gateway.chat.relay import (
     start_answer,
 )
 from services.gateway.deps import Broker, Pool, Streams
+from services.gateway.dispatch.streams import PING_SECONDS, SEND_TIMEOUT_SECONDS
 from services.gateway.fair_use.limits import HeldEventSource
 from services.gateway.openai_compat.errors import OpenAIErrorResponse, OpenAIHTTPError
 from services.gateway.openai_compat.messages import (
@@ -48,7 +49,6 @@ from services.gateway.openai_compat.schemas import (
     ModelCard,
     ModelList,
 )
-from services.gateway.streams import PING_SECONDS, SEND_TIMEOUT_SECONDS
 from shared.config import ChatSettings, chat_settings
 from shared.contracts import ChatDone, ChatRequest
 from shared.personas import Persona, get_persona, persona_names

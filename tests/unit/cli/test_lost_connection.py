@@ -188,7 +188,7 @@ async def test_a_stream_that_falls_silent_is_opened_again(monkeypatch: pytest.Mo
 
 
 def test_the_read_timeout_outlasts_the_gateways_pings_but_not_a_minute() -> None:
-    from services.gateway.streams import PING_SECONDS
+    from services.gateway.dispatch.streams import PING_SECONDS
 
     assert sse.PING_SECONDS == PING_SECONDS
     assert PING_SECONDS < (sse.STREAM_TIMEOUT.read or float("inf")) <= 60

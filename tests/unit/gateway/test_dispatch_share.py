@@ -3,7 +3,7 @@ pipeline consumer keeps up (no more waiting than in progress)."""
 
 from nats.js.api import ConsumerConfig, ConsumerInfo
 
-from services.gateway.dispatcher import keeps_up
+from services.gateway.dispatch.dispatcher import keeps_up
 from shared.contracts import Consumer
 
 

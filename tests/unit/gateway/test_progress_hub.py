@@ -5,7 +5,7 @@ import uuid
 
 import pytest
 
-from services.gateway.progress_hub import (
+from services.gateway.dispatch.progress_hub import (
     GatewayProgress,
     ProgressHub,
     Signal,

@@ -3,7 +3,7 @@
 import json
 import uuid
 
-from services.gateway.sse import ProgressFilter, event_id, to_sse
+from services.gateway.dispatch.sse import ProgressFilter, event_id, to_sse
 from shared.contracts import ProgressEvent
 
 FILE = uuid.UUID(int=7)

@@ -7,9 +7,9 @@ from collections.abc import AsyncIterator
 
 import anyio
 
-from services.gateway.progress_hub import ProgressHub, Signal
-from services.gateway.sse import ProgressFilter
-from services.gateway.streams import progress_stream
+from services.gateway.dispatch.progress_hub import ProgressHub, Signal
+from services.gateway.dispatch.sse import ProgressFilter
+from services.gateway.dispatch.streams import progress_stream
 from shared.contracts import ProgressEvent
 
 USER = uuid.UUID(int=1)

@@ -17,9 +17,9 @@ from typing import Any
 import asyncpg
 from nats.js.api import ConsumerInfo
 
-from services.gateway import outbox
-from services.gateway.dispatch_settings import DispatchSettings, dispatch_settings
-from services.gateway.progress_hub import GatewayProgress
+from services.gateway.dispatch import outbox
+from services.gateway.dispatch.progress_hub import GatewayProgress
+from services.gateway.dispatch.settings import DispatchSettings, dispatch_settings
 from shared.bus import publish_event
 from shared.contracts import (
     STREAM_NAME,

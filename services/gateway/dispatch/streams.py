@@ -9,8 +9,8 @@ import anyio
 import asyncpg
 from sse_starlette import ServerSentEvent
 
-from services.gateway.progress_hub import ProgressHub, Signal, Subscription
-from services.gateway.sse import ProgressFilter, is_terminal, to_sse
+from services.gateway.dispatch.progress_hub import ProgressHub, Signal, Subscription
+from services.gateway.dispatch.sse import ProgressFilter, is_terminal, to_sse
 from shared.contracts import ProgressEvent
 from shared.db import file_lists, files
 from shared.progress import progress_event

@@ -9,10 +9,8 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from services.gateway.auth import CurrentUser
 from services.gateway.deps import FILE_NOT_FOUND, FileId, Hub, Pool, Streams
-from services.gateway.fair_use.limits import HeldEventSource, StreamSlot
-from services.gateway.schemas import ErrorResponse
-from services.gateway.sse import event_id, is_terminal
-from services.gateway.streams import (
+from services.gateway.dispatch.sse import event_id, is_terminal
+from services.gateway.dispatch.streams import (
     PING_SECONDS,
     SEND_TIMEOUT_SECONDS,
     SHUTDOWN_GRACE_SECONDS,
@@ -20,6 +18,8 @@ from services.gateway.streams import (
     progress_stream,
     user_state,
 )
+from services.gateway.fair_use.limits import HeldEventSource, StreamSlot
+from services.gateway.schemas import ErrorResponse
 from shared.db import files
 from shared.progress import progress_event
 
@@ -33,7 +33,7 @@ _STREAM = {
     200: {
         "content": {"text/event-stream": {}},
         "description": "`event: progress` with ProgressEvent JSON as data; ids as in "
-        "services/gateway/sse.py",
+        "services/gateway/dispatch/sse.py",
     },
     401: {"model": ErrorResponse},
 }

@@ -1,0 +1,1 @@
+"""Dispatch: stored work sent to the bus (outbox, dispatcher), its progress streamed back (SSE)."""
