@@ -1,7 +1,7 @@
 """The dispatcher: hands work committed by requests (uploads, retries, chat turns, imports) to
 the bus, each user's a few at a time, and re-drives work that went quiet.
 
-A request only commits rows (services/gateway/outbox.py), so a crash between its commit and a
+A request only commits rows (outbox.py), so a crash between its commit and a
 publish loses nothing: whatever is queued is published by the next dispatcher round. One
 gateway replica leads (a Postgres advisory lock held by its listening connection); the others
 wait to take over. It wakes on NOTIFY from the tables' triggers and polls as a fallback.

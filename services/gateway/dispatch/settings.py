@@ -1,4 +1,4 @@
-"""How the gateway's dispatcher moves stored work to the bus (services/gateway/dispatcher.py)."""
+"""How the gateway's dispatcher moves stored work to the bus (dispatcher.py)."""
 
 from functools import lru_cache
 

@@ -1,5 +1,5 @@
 """Storing validated uploads: a request's files committed together, with the quota's check, as
-queued files, which the dispatcher hands to the pipeline (services/gateway/dispatcher.py); a
+queued files, which the dispatcher hands to the pipeline (dispatch/dispatcher.py); a
 small UTF-8 note's text is read here and stored with it, so its file skips the extractor."""
 
 from collections.abc import Callable, Sequence
