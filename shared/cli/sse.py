@@ -13,7 +13,7 @@ from shared.cli.tracker import Tracker
 
 RECONNECT_SECONDS = 0.5  # a dropped stream is opened again this soon, silently
 # progress events may be minutes apart, but the gateway sends a ping every 15 s
-# (services/gateway/streams.py PING_SECONDS): three missed pings mean a half-dead connection
+# (services/gateway/dispatch/streams.py PING_SECONDS): three missed pings mean a half-dead connection
 PING_SECONDS = 15.0
 STREAM_TIMEOUT = httpx.Timeout(10.0, read=3 * PING_SECONDS)
 
