@@ -12,8 +12,8 @@ from shared.cli.link import Link
 from shared.cli.tracker import Tracker
 
 RECONNECT_SECONDS = 0.5  # a dropped stream is opened again this soon, silently
-# progress events may be minutes apart, but the gateway sends a ping every 15 s
-# (services/gateway/dispatch/streams.py PING_SECONDS): three missed pings mean a half-dead connection
+# progress events may be minutes apart, but the gateway sends a ping every 15 s (PING_SECONDS
+# in services/gateway/dispatch/streams.py): three missed pings mean a half-dead connection
 PING_SECONDS = 15.0
 STREAM_TIMEOUT = httpx.Timeout(10.0, read=3 * PING_SECONDS)
 
