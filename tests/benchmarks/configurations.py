@@ -3,13 +3,16 @@ quickstart's (MiniLM, sized as `artisan up` sizes itself on this machine), then 
 embedder with the same processes (the offline embedder every earlier figure was measured on)."""
 
 import argparse
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from shared.config import model_settings
 from shared.launcher.sizing import Sizing, available_cpus, size_for
 from shared.launcher.stack import Stack
+from shared.providers import registry
 from tests.helpers import own_stack
 
 
@@ -57,6 +60,14 @@ def environment(config: Configuration, args: argparse.Namespace, **extra: str) -
         **extra,
         **dict(item.split("=", 1) for item in args.env),
     }
+
+
+def use_in_this_process(config: Configuration, args: argparse.Namespace, **extra: str) -> None:
+    """This process's models become the configuration's (an in-process floor, or the questions
+    a benchmark embeds itself), as the services' are; it has every core."""
+    os.environ.update(environment(config, args, **extra))
+    model_settings.cache_clear()
+    registry.forget_providers()
 
 
 @contextmanager

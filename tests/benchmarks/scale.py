@@ -32,12 +32,11 @@ import httpx
 
 from shared.db import create_pool, users
 from shared.launcher.stack import Stack
-from shared.providers import registry
 from tests.benchmarks.configurations import (
     add_configuration_arguments,
     chosen,
-    environment,
     stack_for,
+    use_in_this_process,
 )
 from tests.benchmarks.scale_corpus import Sections, collections, questions, scifact_abstracts
 from tests.benchmarks.scale_search import measure_search
@@ -169,8 +168,7 @@ def main() -> None:
     for config in chosen(args):
         weight = {"ARTISAN_SEARCH_VECTOR_WEIGHT": "2"}
         # this process embeds the EXPLAIN's questions as the services do
-        os.environ.update(environment(config, args, **weight))
-        registry.forget_providers()
+        use_in_this_process(config, args, **weight)
         with (
             tempfile.TemporaryDirectory() as data_dir,
             stack_for(config, args, Path(data_dir), **weight) as stack,

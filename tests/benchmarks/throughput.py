@@ -26,7 +26,7 @@ import httpx
 
 from services.chunker.chunks import plan_chunks
 from services.extractor.extract import extract_text
-from shared.config import REPO_ROOT, model_settings
+from shared.config import REPO_ROOT
 from shared.domain import ChunkType
 from shared.launcher.stack import Stack
 from shared.providers import registry
@@ -34,8 +34,8 @@ from tests.benchmarks.configurations import (
     Configuration,
     add_configuration_arguments,
     chosen,
-    environment,
     stack_for,
+    use_in_this_process,
 )
 from tests.helpers import client_for_new_user
 
@@ -219,10 +219,7 @@ def main() -> None:
 
 
 def measure(config: Configuration, args: argparse.Namespace, docs: list[tuple[str, bytes]]) -> None:
-    # the floor's providers are the services', in one process that has every core
-    os.environ.update(environment(config, args))
-    model_settings.cache_clear()
-    registry.forget_providers()
+    use_in_this_process(config, args)  # the floor's providers are the services'
     floor = asyncio.run(floor_docs_per_second(docs[: args.floor_docs or len(docs)]))
     with (
         tempfile.TemporaryDirectory() as data_dir,
