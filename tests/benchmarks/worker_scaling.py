@@ -8,7 +8,7 @@ the compressor, not the embedder. The fake server counts every call by prompt, t
 each strategic chunk was compressed once (2A = 2B = strategic chunks). CPU seconds of each
 process show whether a core, not the model, became the limit, and the mean number of files in
 each stage shows where files wait. On a loaded 2-core machine, 0.5 s is not enough for the
-model to dominate; 2 s is (the README's figures).
+model to dominate; 2 s is (docs/benchmark-history.md).
 
 Run:  .venv/bin/python -m tests.benchmarks.worker_scaling [--latency 2] [--compressors 1 2 4 8]
       [--chunker-slots 32]

@@ -94,6 +94,6 @@ async def page(browser: Browser) -> AsyncIterator[Page]:
 
 
 async def screenshot(page: Page, name: str) -> None:
-    """Save what the page shows now, for the README."""
+    """Save what the page shows now, for the documentation site."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=SCREENSHOTS / f"{name}.png")

@@ -1,8 +1,9 @@
-"""Every command the README's quickstart, tour and command table show, run as a newcomer runs
-it — in bash, from a checkout, against `artisan up` on the embedded NATS and PostgreSQL with a
-scratch HOME — and checked for what the README says it does (tests/e2e/readme/checks.py says
-how each is checked). The commands are read from the README: one it gains fails
-tests/unit/test_readme_commands.py until it has a check here."""
+"""Every command the README's quickstart and the guides' tour, files, documents and command table
+show, run as a newcomer runs it — in bash, from a checkout, against `artisan up` on the embedded
+NATS and PostgreSQL with a scratch HOME — and checked for what the page says it does
+(tests/e2e/readme/checks.py says how each is checked). The commands are read from the pages, in
+the order a reader meets them: one a page gains fails tests/unit/test_readme_commands.py until it
+has a check here."""
 
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,11 +18,19 @@ from tests.e2e.readme.workspace import write_workspace
 from tests.fakes.open_meteo import FakeOpenMeteo
 
 pytestmark = pytest.mark.e2e
-SECTIONS = ("Quickstart", "A short tour", "Command line")
+DOCS = REPO_ROOT / "docs"
+# (page, its sections that hold commands; None: all of it)
+PAGES: tuple[tuple[Path, tuple[str, ...] | None], ...] = (
+    (REPO_ROOT / "README.md", ("Quickstart", "Documentation")),
+    (DOCS / "tour.md", None),
+    (DOCS / "files.md", None),
+    (DOCS / "documents.md", None),
+    (DOCS / "cli.md", ("Command line",)),
+)
 
 
 def readme_commands() -> list[Shown]:
-    return shown_commands(REPO_ROOT / "README.md", SECTIONS)
+    return [shown for page, sections in PAGES for shown in shown_commands(page, sections)]
 
 
 @pytest.fixture(scope="module")

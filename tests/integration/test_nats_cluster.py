@@ -61,7 +61,7 @@ def clustered(
 ) -> Iterator[Stack]:
     """Every service attached to the cluster through ARTISAN_NATS_URL's three URLs; one process
     each (replicas of one service started together on a new cluster may race to create their
-    durable consumer: README, "NATS cluster")."""
+    durable consumer: docs/nats-cluster.md)."""
     urls = ",".join(node.url for node in cluster)
     env = {**TEST_ENV, "ARTISAN_STREAM_REPLICAS": str(SERVERS)}
     with own_stack(

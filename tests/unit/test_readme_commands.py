@@ -1,5 +1,5 @@
-"""The README's commands and their checks stay in step: each command it shows has exactly one
-check in tests/e2e/readme/checks.py, and each check has a command to run."""
+"""The commands the README and the guides show and their checks stay in step: each command a page
+shows has exactly one check in tests/e2e/readme/checks.py, and each check has a command to run."""
 
 from tests.e2e.readme.checks import CHECKS, check_for
 from tests.e2e.readme.shown import Shown, shown_commands
@@ -19,6 +19,14 @@ def test_a_command_the_readme_gains_needs_a_check(tmp_path) -> None:
     [shown] = shown_commands(page, ("Quickstart",))
     assert shown == Shown("Quickstart", "artisan frobnicate --all")
     assert not [check for check in CHECKS if check.matches(shown)]
+
+
+def test_a_page_without_named_sections_is_read_whole(tmp_path) -> None:
+    page = tmp_path / "guide.md"
+    page.write_text(
+        "# Guide\n\n## One\n\n```bash\nartisan files\n```\n\n## Two\n\n```bash\nartisan mcp\n```\n"
+    )
+    assert [shown.command for shown in shown_commands(page)] == ["artisan files", "artisan mcp"]
 
 
 def test_commands_outputs_and_templates_are_read_as_the_page_shows_them(tmp_path) -> None:

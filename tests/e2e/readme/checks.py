@@ -1,12 +1,19 @@
-"""Which check runs each command the README shows. A command the README gains without a check
-here fails the suite (tests/unit/test_readme_commands.py), and so does a check whose command the
-README no longer shows."""
+"""Which check runs each command the README and the guides show. A command a page gains without a
+check here fails the suite (tests/unit/test_readme_commands.py), and so does a check whose command
+no page shows any more."""
 
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tests.e2e.readme import checks_chat, checks_cli, checks_files, checks_system, checks_users
+from tests.e2e.readme import (
+    checks_chat,
+    checks_cli,
+    checks_docs,
+    checks_files,
+    checks_system,
+    checks_users,
+)
 from tests.e2e.readme.shown import Shown
 from tests.e2e.readme.tour import Tour
 
@@ -29,7 +36,12 @@ COMMANDS = [
     ),
     Check(r"python3 -m venv \.venv && .* && \.venv/bin/pytest", checks_system.test_command),
     Check(r"\.venv/bin/artisan up", checks_system.the_banner),
-    Check(r"\.venv/bin/artisan upload docs", checks_files.upload_folder),
+    Check(
+        r'\.venv/bin/pip install -q -e "\.\[docs\]" && '
+        r"\.venv/bin/mkdocs serve -a 127\.0\.0\.1:8001",
+        checks_docs.docs_site,
+    ),
+    Check(r"\.venv/bin/artisan upload my-notes", checks_files.upload_folder),
     Check(r"\.venv/bin/artisan files", checks_files.list_files),
     Check(CURL + r"localhost:8000/v1/files/\S+/chunks", checks_files.file_chunks),
     Check(CURL + r"localhost:8000/v1/files/\S+/events", checks_files.file_events),

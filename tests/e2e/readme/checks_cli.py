@@ -51,9 +51,9 @@ def ask_options(tour: Tour, shown: Shown) -> None:
 
 
 def mcp(tour: Tour, shown: Shown) -> None:
-    """What Claude Desktop starts: the tools the README's table lists, over stdio, with the
+    """What Claude Desktop starts: the tools the MCP guide's table lists, over stdio, with the
     local user's key from ~/.artisan."""
-    listed = set(MCP_TOOL_ROW.findall((REPO_ROOT / "README.md").read_text()))
+    listed = set(MCP_TOOL_ROW.findall((REPO_ROOT / "docs" / "mcp.md").read_text()))
     tools, files = asyncio.run(_mcp_session(tour.running()))
     assert tools == listed, (tools, listed)
     assert {f["filename"] for f in files} == {f["filename"] for f in tour.files()}

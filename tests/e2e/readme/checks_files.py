@@ -19,7 +19,7 @@ LISTED_ROW = re.compile(r"^[0-9a-f-]{36}\s+\S+.*$", re.MULTILINE)
 def upload_folder(tour: Tour, shown: Shown) -> None:
     """Each file of the folder, nested ones too, is uploaded and followed to ready."""
     uploaded = tour.running().shell(shown.command, timeout=600)
-    local = sorted(p.name for p in (tour.checkout / "docs").rglob("*") if p.is_file())
+    local = sorted(p.name for p in (tour.checkout / "my-notes").rglob("*") if p.is_file())
     assert SUMMARY.findall(uploaded.stdout) == [(str(len(local)), "0")], uploaded.stdout
     printed = [line.split() for line in uploaded.stdout.splitlines()]
     for line in shown.output.splitlines():  # the final state of each file the README shows

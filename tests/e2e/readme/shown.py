@@ -1,4 +1,4 @@
-"""The shell commands a Markdown page shows, with what it shows them printing.
+"""The shell commands a Markdown page (the README, a guide) shows, with what it shows them printing.
 
 Three places hold commands: `bash` blocks (one command a line, `\\` continuing it, `#` comments
 skipped), `text` blocks where a line starting `$ ` is a command and the lines after it, up to the
@@ -24,10 +24,11 @@ class Shown:
     template: bool = False  # a table's synopsis (NAME, [--flag]), not a command to paste
 
 
-def shown_commands(page: Path, sections: tuple[str, ...]) -> list[Shown]:
-    """Every command under the `##` headings named in `sections` (their `###` parts included)."""
+def shown_commands(page: Path, sections: tuple[str, ...] | None = None) -> list[Shown]:
+    """Every command under the `##` headings named in `sections` (their `###` parts included),
+    or on the whole page when no sections are named."""
     found: list[Shown] = []
-    heading, covered, fence, block = "", False, None, []
+    heading, covered, fence, block = "", sections is None, None, []
     for line in page.read_text().splitlines():
         if fence is not None:
             if line.strip() == "```":
@@ -39,7 +40,8 @@ def shown_commands(page: Path, sections: tuple[str, ...]) -> list[Shown]:
             fence = match.group(1)
         elif match := HEADING.match(line):
             level, heading = len(match.group(1)), match.group(2)
-            covered = heading in sections if level <= 2 else covered
+            if sections is not None and level <= 2:
+                covered = heading in sections
         elif covered and (match := TABLE_COMMANDS.match(line)):
             found += [Shown(heading, command, template=True) for command in _templates(match[1])]
     return found

@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+from shared.config import REPO_ROOT
 from tests.fixtures import documents
 from tests.fixtures.meeting_transcript import STANDUP_TRANSCRIPT
 from tests.fixtures.transcripts import interview_transcript
@@ -48,14 +49,17 @@ UPLOAD_LIMIT = 10 * 1024 * 1024  # the default ARTISAN_MAX_UPLOAD_BYTES
 
 
 def write_workspace(checkout: Path, home: Path) -> None:
-    """`docs/` (the folder the tour uploads), the single files it names, and `~/notes`."""
-    docs = checkout / "docs"
-    (docs / "notes").mkdir(parents=True)
-    (docs / "expert-interview.md").write_text(interview_transcript())
-    (docs / "pricing-decision.md").write_text(PRICING_DECISION)
-    (docs / "hiring-plan.md").write_text(HIRING_PLAN)
-    (docs / "notes" / "q2-metrics.txt").write_text(Q2_METRICS)
-    (docs / "notes" / "board.pdf").write_bytes(documents.pdf(BOARD_MEMO))
+    """`my-notes/` (the folder the tour uploads), the single files it names, `~/notes`, and the
+    documentation site."""
+    for part in ("docs", "mkdocs.yml"):  # the documentation site, as a checkout has it
+        (checkout / part).symlink_to(REPO_ROOT / part)
+    notes = checkout / "my-notes"
+    (notes / "q2").mkdir(parents=True)
+    (notes / "expert-interview.md").write_text(interview_transcript())
+    (notes / "pricing-decision.md").write_text(PRICING_DECISION)
+    (notes / "hiring-plan.md").write_text(HIRING_PLAN)
+    (notes / "q2" / "q2-metrics.txt").write_text(Q2_METRICS)
+    (notes / "q2" / "board.pdf").write_bytes(documents.pdf(BOARD_MEMO))
     (checkout / "plan.md").write_text(PLAN)
     (checkout / "weekly-sync.txt").write_text(STANDUP_TRANSCRIPT)
     with (checkout / "big.txt").open("w") as big:
