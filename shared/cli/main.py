@@ -16,7 +16,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_up_command(commands)
 
     run = commands.add_parser("run", help="run one service (what docker-compose uses)")
-    run.add_argument("service")
+    run.add_argument(
+        "service", help="gateway, extractor, chunker, compressor, embedder, context or chat"
+    )
 
     commands.add_parser("migrate", help="apply database migrations")
     commands.add_parser(
@@ -26,19 +28,19 @@ def build_parser() -> argparse.ArgumentParser:
     users = commands.add_parser("users", help="manage users")
     users_commands = users.add_subparsers(dest="users_command", required=True)
     create = users_commands.add_parser("create", help="create a user and print its API key")
-    create.add_argument("name")
+    create.add_argument("name", help="the new user's name")
     create.add_argument(
         "--admin", action="store_true", help="it may connect models (Settings), like `artisan up`'s"
     )
     users_commands.add_parser("list", help="every user, its key's state and its files")
     revoke = users_commands.add_parser("revoke", help="make a user's API key stop working")
-    revoke.add_argument("name")
+    revoke.add_argument("name", help="the user whose key stops working")
     rotate = users_commands.add_parser("rotate", help="give a user a new API key")
-    rotate.add_argument("name")
+    rotate.add_argument("name", help="the user who gets a new key")
     admin = users_commands.add_parser(
         "admin", help="let a user connect this instance's models in Settings (or stop: --off)"
     )
-    admin.add_argument("name")
+    admin.add_argument("name", help="the user who becomes an admin (or stops being one)")
     admin.add_argument("--off", action="store_true", help="no longer an admin")
 
     _add_upload_commands(commands)
@@ -48,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     rm = commands.add_parser("rm", help="delete a file and everything derived from it")
-    rm.add_argument("file_id")
+    rm.add_argument("file_id", help="the file's id, as `artisan files` lists it")
 
     _add_chat_commands(commands)
     return parser
@@ -98,7 +100,7 @@ def _add_chat_commands(commands: argparse._SubParsersAction) -> None:
     )
 
     ask = commands.add_parser("ask", help="ask one question and print the cited answer")
-    ask.add_argument("question")
+    ask.add_argument("question", help="the question, quoted")
     ask.add_argument("--persona", default=chat.DEFAULT_PERSONA, help="default: gunnar")
     ask.add_argument(
         "--attach", action="append", default=[], metavar="FILE_ID", help="restrict to a file"
@@ -111,7 +113,9 @@ def _add_upload_commands(commands: argparse._SubParsersAction) -> None:
     upload_parser = commands.add_parser(
         "upload", help="upload files and folders, with live progress"
     )
-    upload_parser.add_argument("paths", nargs="+", type=Path)
+    upload_parser.add_argument(
+        "paths", nargs="+", type=Path, help="files and folders (folders are read recursively)"
+    )
     upload_parser.add_argument(
         "--new",
         action="store_true",
@@ -121,7 +125,7 @@ def _add_upload_commands(commands: argparse._SubParsersAction) -> None:
     sync_parser = commands.add_parser(
         "sync", help="upload a folder, then update files in place as they change"
     )
-    sync_parser.add_argument("directory", type=Path)
+    sync_parser.add_argument("directory", type=Path, help="the folder to keep in sync")
 
 
 def _at_least_one(value: str) -> int:
