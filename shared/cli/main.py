@@ -63,7 +63,7 @@ def _add_up_command(commands: argparse._SubParsersAction) -> None:
         "--chunkers",
         type=_at_least_one,
         default=None,
-        help="chunker processes (default: half the cores); with local models the chunker does"
+        help="chunker processes (default: one per core); with local models the chunker does"
         " most of a small file's work",
     )
     up.add_argument(
