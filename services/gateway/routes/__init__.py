@@ -1,1 +1,0 @@
-"""HTTP routes of the gateway, one module per resource."""
