@@ -1,8 +1,11 @@
-"""Every error is JSON `{"detail": "<what happened, what to do>"}` (on the OpenAI-compatible paths,
-OpenAI's `{"error": {"message", ...}}`: openai_compat/errors.py); never a bare 500."""
+"""Every error is JSON `{"detail": "<what happened, what to do>"}` (on the paths of an error
+dialect main.py installs, that API's shape: OpenAI's `{"error": {"message", ...}}`, from
+openai_compat/errors.py); never a bare 500. Plumbing: features raise RequestRejected or bring a
+dialect; this module imports none of them."""
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Annotated, Any
 
@@ -13,8 +16,6 @@ from fastapi.responses import JSONResponse
 from pydantic import AfterValidator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from services.gateway.files.uploads import UploadRejected
-from services.gateway.openai_compat.errors import openai_error_body, speaks_openai
 from shared.context_client import ContextBuildFailed, ContextUnavailable
 
 logger = logging.getLogger(__name__)
@@ -39,6 +40,24 @@ _DATABASE_ERRORS = (
     asyncpg.exceptions.CannotConnectNowError,
     asyncpg.exceptions.ConnectionDoesNotExistError,
 )
+
+
+class RequestRejected(Exception):
+    """A request refused with its status and a detail saying what to do; nothing was stored."""
+
+    def __init__(self, status_code: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status_code = status_code
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class ErrorDialect:
+    """Errors in another API's shape, on the paths that API's clients call."""
+
+    speaks: Callable[[str], bool]  # does this path answer in the dialect?
+    body: Callable[[int, str, Exception | None], dict[str, Any]]  # status, detail, error
+    schema: str  # the OpenAPI component documenting the body
 
 
 def storable(text: str) -> str:
@@ -78,9 +97,14 @@ def _error(
     exc: Exception | None = None,
 ) -> JSONResponse:
     """The error as the caller's client reads one."""
-    if speaks_openai(request.url.path):
-        return JSONResponse(openai_error_body(status, detail, exc), status, headers=headers)
+    if dialect := _dialect_for(request.app, request.url.path):
+        return JSONResponse(dialect.body(status, detail, exc), status, headers=headers)
     return JSONResponse({"detail": detail}, status, headers=headers)
+
+
+def _dialect_for(app: FastAPI, path: str) -> ErrorDialect | None:
+    dialects: Sequence[ErrorDialect] = getattr(app.state, "error_dialects", ())
+    return next((dialect for dialect in dialects if dialect.speaks(path)), None)
 
 
 async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -102,7 +126,7 @@ async def _validation_error(request: Request, exc: RequestValidationError) -> JS
     return _error(request, 422, describe_validation_errors(exc.errors()))
 
 
-async def _upload_rejected(request: Request, exc: UploadRejected) -> JSONResponse:
+async def _rejected(request: Request, exc: RequestRejected) -> JSONResponse:
     return _error(request, exc.status_code, exc.detail)
 
 
@@ -134,9 +158,10 @@ def _document_errors_as_json(app: FastAPI) -> None:
         if app.openapi_schema is None:
             schema = build()  # cached by FastAPI as app.openapi_schema
             for path, operations in schema["paths"].items():
-                error = _OPENAI_ERROR_SCHEMA if speaks_openai(path) else _ERROR_SCHEMA
+                dialect = _dialect_for(app, path)
+                error = _schema_ref(dialect.schema) if dialect else _ERROR_SCHEMA
                 for operation in operations.values():
-                    _document_errors(operation, error)
+                    _document_errors(operation, error, _error_models(app))
             for name in ("HTTPValidationError", "ValidationError"):
                 schema.get("components", {}).get("schemas", {}).pop(name, None)
         return app.openapi_schema
@@ -144,39 +169,49 @@ def _document_errors_as_json(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-def _document_errors(operation: dict[str, Any], error: dict[str, str]) -> None:
+def _document_errors(
+    operation: dict[str, Any], error: dict[str, str], error_models: set[str]
+) -> None:
     responses = operation.get("responses", {})
     if "application/json" in operation.get("requestBody", {}).get("content", {}):
         unreadable = {**_UNREADABLE_BODY, "content": {"application/json": {"schema": error}}}
         responses.setdefault("400", unreadable)
     for response in responses.values():
-        if _is_error_body(response):
+        if _is_error_body(response, error_models):
             response["content"] = {"application/json": {"schema": error}}
 
 
-_ERROR_SCHEMA = {"$ref": "#/components/schemas/ErrorResponse"}
-_OPENAI_ERROR_SCHEMA = {"$ref": "#/components/schemas/OpenAIErrorResponse"}
+def _schema_ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+_ERROR_SCHEMA = _schema_ref("ErrorResponse")
 _UNREADABLE_BODY = {
     "description": "a body that cannot be read as text (not UTF-8)",
     "content": {"application/json": {"schema": _ERROR_SCHEMA}},
 }
-_ERROR_MODELS = (
-    "#/components/schemas/ErrorResponse",
-    "#/components/schemas/HTTPValidationError",
-    "#/components/schemas/OpenAIErrorResponse",
-)
+_ERROR_MODELS = ("ErrorResponse", "HTTPValidationError")
 
 
-def _is_error_body(response: dict[str, Any]) -> bool:
+def _error_models(app: FastAPI) -> set[str]:
+    """The $refs a route's error responses may name: ours, FastAPI's 422, each dialect's."""
+    dialects: Sequence[ErrorDialect] = getattr(app.state, "error_dialects", ())
+    names = (*_ERROR_MODELS, *(dialect.schema for dialect in dialects))
+    return {_schema_ref(name)["$ref"] for name in names}
+
+
+def _is_error_body(response: dict[str, Any], error_models: set[str]) -> bool:
     schemas = [media.get("schema", {}) for media in response.get("content", {}).values()]
-    return any(schema.get("$ref") in _ERROR_MODELS for schema in schemas)
+    return any(schema.get("$ref") in error_models for schema in schemas)
 
 
-def install_error_handlers(app: FastAPI) -> None:
+def install_error_handlers(app: FastAPI, dialects: Sequence[ErrorDialect] = ()) -> None:
+    """Every error as JSON; on a dialect's paths (main.py passes OpenAI's), in its shape."""
+    app.state.error_dialects = tuple(dialects)
     _document_errors_as_json(app)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
-    app.add_exception_handler(UploadRejected, _upload_rejected)
+    app.add_exception_handler(RequestRejected, _rejected)
     app.add_exception_handler(ContextUnavailable, _context_unavailable)
     app.add_exception_handler(ContextBuildFailed, _context_failed)
     for error_type in _DATABASE_ERRORS:

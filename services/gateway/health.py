@@ -1,6 +1,7 @@
 """Liveness and readiness probes."""
 
 import asyncio
+from typing import Literal
 
 import asyncpg
 import httpx
@@ -8,15 +9,25 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from faststream.nats import NatsBroker
 from nats.js.errors import NotFoundError
+from pydantic import BaseModel, Field
 
 from services.gateway.deps import Broker, Pool
-from services.gateway.schemas import HealthResponse, ReadinessResponse
 from shared.contracts import STREAM_NAME
 from shared.model_server_settings import model_server_settings
 
 router = APIRouter(tags=["health"])
 
 CHECK_TIMEOUT_SECONDS = 2.0
+
+
+class HealthResponse(BaseModel):
+    status: str
+
+
+class ReadinessResponse(BaseModel):
+    status: Literal["ready", "unavailable"]
+    detail: str
+    checks: dict[str, str] = Field(description="each dependency: ok, or why it is down")
 
 
 @router.get("/healthz", response_model=HealthResponse)

@@ -12,32 +12,29 @@ from fastapi import FastAPI
 from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
 from opentelemetry.trace import Span
 
+from services.gateway import health, metrics, web
 from services.gateway.body_limit import BodyLimit, LimitFor
+from services.gateway.chat import personas_router as personas
 from services.gateway.chat import router as chat
 from services.gateway.conversations import journal_router as journal
 from services.gateway.conversations import router as conversations
 from services.gateway.conversations import turns_router as turns
-from services.gateway.dispatch import events_router as events
 from services.gateway.dispatch.dispatcher import Dispatcher
 from services.gateway.dispatch.progress_hub import GatewayProgress, ProgressHub, connect_hub
 from services.gateway.errors import install_error_handlers
 from services.gateway.fair_use.limits import FairUse
 from services.gateway.files import documents_router as documents
+from services.gateway.files import events_router as events
 from services.gateway.files import formats_router as formats
 from services.gateway.files import router as files
 from services.gateway.mcp.endpoint import MCP_PATH, mcp_body_limit, mount_mcp
+from services.gateway.memory import context_router as context
+from services.gateway.memory import router as memory
+from services.gateway.memory import search_router as search
 from services.gateway.models import router as model_settings
 from services.gateway.openai_compat import router as openai_compat
+from services.gateway.openai_compat.errors import OPENAI_ERRORS
 from services.gateway.request_metrics import RequestMetrics
-from services.gateway.routes import (
-    context,
-    health,
-    memory,
-    metrics,
-    personas,
-    search,
-    web,
-)
 from services.gateway.schemas import ErrorResponse
 from services.gateway.security_headers import add_security_headers
 from shared.bus import create_broker, ensure_stream
@@ -110,7 +107,7 @@ def create_app(
     )
     app.state.gateway_settings = gateway or gateway_settings()
     app.state.fair_use = FairUse(app.state.gateway_settings)
-    install_error_handlers(app)
+    install_error_handlers(app, dialects=[OPENAI_ERRORS])
     keyed = (files, events, search, chat, personas, conversations, turns, journal, memory, context)
     for module in (*keyed, documents, model_settings, openai_compat):
         app.include_router(module.router, responses=RATE_LIMITED)

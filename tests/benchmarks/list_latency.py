@@ -24,7 +24,7 @@ from uuid import UUID
 import asyncpg
 import httpx
 
-from services.gateway.schemas import FileRecord
+from services.gateway.files.schemas import FileRecord
 from shared.db import create_pool, file_lists, files, users
 from shared.db.cursors import Cursor
 from shared.launcher.stack import Stack

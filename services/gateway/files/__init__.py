@@ -1,1 +1,2 @@
-"""Files: uploads, in-place updates, quota, the formats accepted and the documents read."""
+"""Files: uploads, in-place updates, quota, progress events, the formats accepted and the
+documents read."""

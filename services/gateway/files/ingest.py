@@ -10,8 +10,8 @@ from opentelemetry import trace
 
 from services.gateway.dispatch.progress_hub import GatewayProgress
 from services.gateway.files.quota import check_quota, storing
+from services.gateway.files.schemas import FileRecord
 from services.gateway.files.upload_stream import ReceivedFile
-from services.gateway.schemas import FileRecord
 from shared.config import extraction_settings
 from shared.db import files
 from shared.telemetry import current_trace_context

@@ -11,19 +11,19 @@ from services.gateway.auth import CurrentUser, ExpensiveUser
 from services.gateway.deps import FILE_NOT_FOUND, FileId, Pool, Progress, Settings
 from services.gateway.dispatch.settings import dispatch_settings
 from services.gateway.files.ingest import store_uploads
-from services.gateway.files.updates import store_update
-from services.gateway.files.upload_stream import UploadLimits, receive_files
-from services.gateway.paging import DEFAULT_LIMIT, INVALID_PAGE, Before, Limit
-from services.gateway.schemas import (
+from services.gateway.files.schemas import (
     ChunkList,
     ChunkRecord,
-    ErrorResponse,
     FileList,
     FilePage,
     FileRecord,
     FileStatus,
     ModelCallList,
 )
+from services.gateway.files.updates import store_update
+from services.gateway.files.upload_stream import UploadLimits, receive_files
+from services.gateway.paging import DEFAULT_LIMIT, INVALID_PAGE, Before, Limit
+from services.gateway.schemas import ErrorResponse
 from shared.db import chunks, file_lists, files, model_calls
 from shared.formats import SUPPORTED_EXTENSIONS, media_type_for
 

@@ -10,9 +10,9 @@ from opentelemetry import trace
 from services.gateway.dispatch.progress_hub import GatewayProgress
 from services.gateway.files.ingest import read_at_upload
 from services.gateway.files.quota import check_quota, storing
+from services.gateway.files.schemas import FileRecord
 from services.gateway.files.upload_stream import ReceivedFile
 from services.gateway.files.uploads import UploadRejected, extension_of
-from services.gateway.schemas import FileRecord
 from shared.db import file_versions, files
 from shared.telemetry import current_trace_context
 

@@ -4,6 +4,8 @@ import unicodedata
 from collections.abc import Collection
 from pathlib import PurePosixPath
 
+from services.gateway.errors import RequestRejected
+
 MAX_FILENAME_LENGTH = 200
 FALLBACK_FILENAME = "upload"
 # an "extension" longer than this is part of the name, not a type (and is never supported anyway)
@@ -12,13 +14,8 @@ FIELD_NAMES = ("files", "file")
 CURL_HINT = "e.g. curl -H 'Authorization: Bearer KEY' -F files=@notes.md URL/v1/files"
 
 
-class UploadRejected(Exception):
-    """The request cannot be accepted; nothing from it has been stored."""
-
-    def __init__(self, status_code: int, detail: str) -> None:
-        super().__init__(detail)
-        self.status_code = status_code
-        self.detail = detail
+class UploadRejected(RequestRejected):
+    """The upload cannot be accepted; nothing from it has been stored (errors.py answers it)."""
 
 
 def sanitize_filename(raw: str) -> str:

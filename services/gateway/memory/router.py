@@ -6,13 +6,13 @@ from uuid import UUID
 from fastapi import APIRouter, HTTPException, Path, Query, Response
 
 from services.gateway.auth import CurrentUser
-from services.gateway.conversations.turn_schemas import (
+from services.gateway.deps import MAX_ID_CHARS, Pool
+from services.gateway.memory.schemas import (
     FactKind,
     MemoryExport,
     MemoryFactRecord,
     MemoryPage,
 )
-from services.gateway.deps import MAX_ID_CHARS, Pool
 from services.gateway.paging import DEFAULT_LIMIT, INVALID_PAGE, Before, Limit
 from services.gateway.schemas import ErrorResponse
 from shared.db import memory_facts

@@ -1,11 +1,13 @@
 """OpenAI's error shape, `{"error": {"message", "type", "param", "code"}}`, for the paths OpenAI's
-clients call (their SDKs read `error.message`): errors.py answers them in it instead of
-{"detail"}."""
+clients call (their SDKs read `error.message`): main.py installs OPENAI_ERRORS, so errors.py
+answers them in it instead of {"detail"}."""
 
 from typing import Any
 
 from fastapi import HTTPException
 from pydantic import BaseModel
+
+from services.gateway.errors import ErrorDialect
 
 
 class OpenAIErrorDetail(BaseModel):
@@ -52,3 +54,8 @@ def openai_error_body(status: int, message: str, exc: Exception | None = None) -
 def speaks_openai(path: str) -> bool:
     """The paths whose errors take OpenAI's shape instead of {"detail"}."""
     return path == "/v1/chat/completions" or path == "/v1/models" or path.startswith("/v1/models/")
+
+
+OPENAI_ERRORS = ErrorDialect(
+    speaks=speaks_openai, body=openai_error_body, schema=OpenAIErrorResponse.__name__
+)

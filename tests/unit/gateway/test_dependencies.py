@@ -15,7 +15,7 @@ import services.gateway
 
 
 def route_modules() -> Iterator[Any]:
-    # routers live in routes/ and in the feature packages (conversations/router.py, ...)
+    # routers live in the feature packages (conversations/router.py, ...) and in health.py, web.py
     for module in pkgutil.walk_packages(services.gateway.__path__, "services.gateway."):
         yield importlib.import_module(module.name)
 

@@ -4,7 +4,7 @@ import uuid
 from datetime import UTC, datetime
 
 from services.gateway.errors import describe_validation_errors
-from services.gateway.schemas import ChunkRecord, FileRecord
+from services.gateway.files.schemas import ChunkRecord, FileRecord
 
 NOW = datetime(2026, 11, 22, tzinfo=UTC)
 

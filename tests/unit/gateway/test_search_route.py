@@ -14,7 +14,7 @@ from services.gateway.auth import require_user
 from services.gateway.deps import get_broker
 from services.gateway.errors import install_error_handlers
 from services.gateway.fair_use.limits import FairUse
-from services.gateway.routes import search
+from services.gateway.memory import search_router as search
 from shared.config import GatewaySettings
 from shared.context_client import ERROR_HEADER
 from shared.contracts import Request, SearchHit, SearchRequest, SearchResults

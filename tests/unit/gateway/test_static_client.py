@@ -6,7 +6,7 @@ import re
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from services.gateway.routes import web
+from services.gateway import web
 from services.gateway.security_headers import add_security_headers
 
 IMPORT = re.compile(r"""^import .* from "(?P<path>[^"]+)";$""", re.MULTILINE)

@@ -13,7 +13,7 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings
 
 import shared.service  # noqa: F401  (loads every settings class a service uses)
-from services.gateway.routes import health
+from services.gateway import health
 from shared.launcher.embedded import nats_server_binary
 from shared.launcher.supervisor import SERVICES
 from tests.unit.infra.manifests import (

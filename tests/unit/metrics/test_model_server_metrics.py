@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from services.gateway.routes import metrics as metrics_route
+from services.gateway import metrics as metrics_route
 from shared.launcher import embedded_model
 from shared.launcher.embedded_model import EmbeddedModel, start_model
 from shared.launcher.sizing import available_cpus
