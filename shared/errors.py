@@ -15,7 +15,7 @@ class PermanentError(Exception):
 class ModelFailure(Exception):
     """A model call that failed. Its message is for the service's log (it may hold the
     endpoint's address and error body); `model` and `role` are what the people told about it
-    need: which model, doing which work (shared.model_words says it in words)."""
+    need: which model, doing which work (shared.models.words says it in words)."""
 
     def __init__(self, message: str, *, model: str = "", role: str = "") -> None:
         super().__init__(message)

@@ -25,7 +25,7 @@ from shared.contracts import Consumer, FileEvent, FileReady, Subject, TurnEvent
 from shared.db import files, turns
 from shared.errors import ConfigurationChanged, ModelFailure, PermanentError
 from shared.metrics.pipeline import count_step_failure, count_turn_failed, observe_file_row
-from shared.model_words import file_failure, turn_failure
+from shared.models.words import file_failure, turn_failure
 from shared.outages import is_outage, wait_for_infrastructure
 from shared.progress import ProgressThrottle, progress_event
 from shared.usage import WorkContext, calls_held, record_held_calls, working_on
@@ -92,7 +92,7 @@ class Work(ABC):
 
     @abstractmethod
     def model_failed(self, exc: ModelFailure, tries: int) -> str:
-        """A model's failure in words its owner can act on (shared.model_words)."""
+        """A model's failure in words its owner can act on (shared.models.words)."""
 
     def reason(self, exc: Exception, tries: int) -> str:
         """What the failure says about `exc`, the step's error on its last of `tries` runs: a

@@ -13,7 +13,7 @@ from shared.config import ModelSettings, model_settings
 from shared.contracts import ChunkEvent, Subject, TurnCompressed
 from shared.db import chunks, files, turns
 from shared.db.embedding_space import switch_space
-from shared.model_hosts import ModelHostRefused, allowed_hosts, checked_host, endpoints_of
+from shared.models.hosts import ModelHostRefused, allowed_hosts, checked_host, endpoints_of
 from shared.pipeline import announce
 
 

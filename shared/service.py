@@ -1,6 +1,6 @@
 """A pipeline service process: broker + telemetry + /metrics + a database pool in the handlers'
 context. It builds no model: an entry point that needs one at start passes a start-up check
-(shared/model_startup.py)."""
+(shared/models/startup.py)."""
 
 import asyncio
 import logging
@@ -16,9 +16,9 @@ from shared.db import create_pool
 from shared.db.model_calls import database_sink
 from shared.dead_letters import router as dead_letters
 from shared.errors import EXIT_REFUSED
-from shared.live_models import start_watching, stop_watching
 from shared.metrics.server import serve_metrics
 from shared.metrics.settings import metrics_settings
+from shared.models.live import start_watching, stop_watching
 from shared.scheduling import freeze_startup_heap, run_in_background
 from shared.telemetry import setup_logging, setup_telemetry
 from shared.usage import set_usage_sink

@@ -21,7 +21,7 @@ from shared.formats import media_type_for
 from shared.launcher.embedded import free_port
 from shared.launcher.stack import Stack, start_stack, wait_until_ready
 from shared.launcher.supervisor import Supervisor
-from shared.model_server_settings import ModelServerSettings
+from shared.models.server_settings import ModelServerSettings
 
 
 async def wait_for_status(

@@ -1,12 +1,12 @@
 """An answer that failed, said in words the asker can act on. The provider's own message (its
 address, its error body, a setting's name) and our exception's name stay in the chat service's
 log: the asker learns what happened, and who can do what about it. What a failing model did is
-worded in shared.model_words, as for a file the pipeline could not read."""
+worded in shared.models.words, as for a file the pipeline could not read."""
 
 import traceback
 
 from shared.errors import ModelFailure
-from shared.model_words import ADMIN, TRY_AGAIN, failure_of
+from shared.models.words import ADMIN, TRY_AGAIN, failure_of
 from shared.secrets import redact
 
 

@@ -1,7 +1,7 @@
 """Entry point of the chunker service."""
 
 from services.chunker.handlers import router
-from shared.model_startup import prepare_chat_model
+from shared.models.startup import prepare_chat_model
 from shared.service import run_service
 
 

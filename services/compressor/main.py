@@ -1,7 +1,7 @@
 """Entry point of the compressor service (run several: they share one durable consumer)."""
 
 from services.compressor.handlers import router
-from shared.model_startup import prepare_chat_model
+from shared.models.startup import prepare_chat_model
 from shared.service import run_service
 
 

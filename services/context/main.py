@@ -3,7 +3,7 @@
 import gc
 
 from services.context.handlers import router
-from shared.model_startup import check_embedding_space
+from shared.models.startup import check_embedding_space
 from shared.service import run_service
 
 

@@ -1,7 +1,7 @@
 """Entry point of the embedder service."""
 
 from services.embedder.handlers import router
-from shared.model_startup import check_embedding_space
+from shared.models.startup import check_embedding_space
 from shared.service import run_service
 
 

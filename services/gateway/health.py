@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from services.gateway.deps import Broker, Pool
 from shared.contracts import STREAM_NAME
-from shared.model_server_settings import model_server_settings
+from shared.models.server_settings import model_server_settings
 
 router = APIRouter(tags=["health"])
 

@@ -41,7 +41,7 @@ from shared.bus import create_broker, ensure_stream
 from shared.config import GatewaySettings, InfraSettings, gateway_settings, infra_settings
 from shared.db import create_pool
 from shared.db.model_calls import database_sink
-from shared.live_models import start_watching, stop_watching
+from shared.models.live import start_watching, stop_watching
 from shared.scheduling import freeze_startup_heap
 from shared.telemetry import setup_logging, setup_telemetry
 from shared.usage import set_usage_sink

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Response
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 
 from shared.metrics.model_server import model_server_exposition
-from shared.model_server_settings import model_server_settings
+from shared.models.server_settings import model_server_settings
 
 router = APIRouter(tags=["health"])
 

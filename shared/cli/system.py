@@ -29,8 +29,8 @@ from shared.launcher.stack import (
     start_stack,
 )
 from shared.launcher.supervisor import SERVICES, ServiceProcess, Supervisor
-from shared.model_hosts import ModelHostRefused
-from shared.model_server_settings import model_server_settings
+from shared.models.hosts import ModelHostRefused
+from shared.models.server_settings import model_server_settings
 
 T = TypeVar("T")
 

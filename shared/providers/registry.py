@@ -12,7 +12,7 @@ from typing import Any
 
 from shared.config import ModelSettings, model_settings
 from shared.errors import ModelOutputError
-from shared.model_changes import when_models_change
+from shared.models.changes import when_models_change
 from shared.providers.base import (
     AnswerChecker,
     Answerer,

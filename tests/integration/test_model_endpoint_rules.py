@@ -16,7 +16,7 @@ import pytest
 from shared.config import model_settings, use_saved_models
 from shared.launcher.reembed import queue_reembedding
 from shared.launcher.stack import Stack
-from shared.model_hosts import ModelHostRefused
+from shared.models.hosts import ModelHostRefused
 from shared.providers import registry
 from tests.fakes.llm_responder import realistic_responder
 from tests.fakes.model_server import FakeModelServer

@@ -28,7 +28,7 @@ def bin_of(tool: str) -> str:
 def test_import_contracts_hold() -> None:
     """pyproject's [tool.importlinter] contracts: services independent, shared/ names no
     service, providers a leaf that knows no bus message, local providers only through the
-    registry, no model built by the service layer or the gateway (which has shared.model_probe).
+    registry, no model built by the service layer or the gateway (which has shared.models.probe).
     The web client's modules have the same no-circle rule in test_web_client_modules.py."""
     result = subprocess.run(
         [bin_of("lint-imports"), "--no-cache"], cwd=ROOT, capture_output=True, text=True

@@ -13,7 +13,7 @@ from dotenv import dotenv_values
 
 from shared.config import REPO_ROOT, ModelSettings
 from shared.launcher.supervisor import SERVICES
-from shared.model_server_settings import ModelServerSettings
+from shared.models.server_settings import ModelServerSettings
 from tests.unit.test_docker_compose import COMPOSE_FILE, command
 
 ENV_FILE = REPO_ROOT / "docker-compose.local-model.env"

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 import pytest
 
 from shared.config import model_settings
-from shared.model_startup import prepare_chat_model
+from shared.models.startup import prepare_chat_model
 from shared.providers import registry
 
 

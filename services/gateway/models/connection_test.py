@@ -1,7 +1,7 @@
 """Settings' "Test connection": one tiny real call to the chat model and one to the embeddings
 provider, through the same clients the services use, each bounded by a short timeout with no
 retries, so an address that never answers costs the admin seconds, not minutes. The calls are
-shared/model_probe.py's (the gateway builds no provider); this module words what they found.
+shared/models/probe.py's (the gateway builds no provider); this module words what they found.
 
 What comes back is a summary — the HTTP status, whether the endpoint spoke the OpenAI-compatible
 format, the models it lists, the latency — and never what the endpoint wrote: an address may be
@@ -17,8 +17,8 @@ from pydantic import SecretStr
 
 from services.gateway.models.schemas import CheckResult, ConnectionReport
 from shared.config import ModelSettings
-from shared.model_hosts import ModelHostRefused, Network, allowed_hosts, endpoints_of, vet
-from shared.model_probe import Failure, Probe, probe_chat, probe_embeddings
+from shared.models.hosts import ModelHostRefused, Network, allowed_hosts, endpoints_of, vet
+from shared.models.probe import Failure, Probe, probe_chat, probe_embeddings
 from shared.secrets import redact
 
 TEST_TIMEOUT_SECONDS = 10.0

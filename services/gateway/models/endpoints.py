@@ -1,11 +1,11 @@
 """The model endpoints some settings send text to, checked before anything is saved or sent there:
-shared/model_hosts.py's rules, with the operator's ARTISAN_MODEL_HOSTS_ALLOWED, as a 422 that
+shared/models/hosts.py's rules, with the operator's ARTISAN_MODEL_HOSTS_ALLOWED, as a 422 that
 names the endpoint and says what to do."""
 
 from fastapi import HTTPException
 
 from shared.config import ModelSettings
-from shared.model_hosts import (
+from shared.models.hosts import (
     ModelHostRefused,
     Network,
     Role,

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import httpx
 
 from shared.config import ModelSettings
-from shared.model_server_settings import model_server_settings
+from shared.models.server_settings import model_server_settings
 
 PROBE_TIMEOUT_SECONDS = 2.0
 REMEMBER_SECONDS = 10.0

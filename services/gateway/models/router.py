@@ -20,7 +20,7 @@ from services.gateway.models.schemas import (
 )
 from services.gateway.models.status import status as status_of
 from services.gateway.schemas import ErrorResponse
-from shared import live_models
+from shared.models import live
 
 router = APIRouter(tags=["settings"])
 _UNAUTHORIZED: dict[int | str, dict[str, Any]] = {401: {"model": ErrorResponse}}
@@ -33,14 +33,14 @@ _ADMIN_ONLY: dict[int | str, dict[str, Any]] = {
 @router.get("/v1/settings/models/status", response_model=ModelStatus, responses=_UNAUTHORIZED)
 async def model_status(user: CurrentUser) -> ModelStatus:
     """Which models answer, and offline, what that means and how to get written answers."""
-    await live_models.catch_up()  # a replica that missed an announcement looks again
+    await live.catch_up()  # a replica that missed an announcement looks again
     return await status_of(user)
 
 
 @router.get("/v1/settings/models", response_model=ModelSettingsView, responses=_ADMIN_ONLY)
 async def get_model_settings(admin: AdminUser, pool: Pool) -> ModelSettingsView:
     """The models in use as Settings shows them; a key only as whether it is set."""
-    await live_models.catch_up()
+    await live.catch_up()
     return await model_setup.view(pool)
 
 

@@ -7,7 +7,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, SecretStr
 
 from services.gateway.errors import storable
 from shared.config import EmbedProvider, LlmRoles
-from shared.model_hosts import Network, checked_host
+from shared.models.hosts import Network, checked_host
 
 MAX_URL_CHARS = 2000
 MAX_MODEL_CHARS = 200
@@ -16,7 +16,7 @@ MAX_KEY_CHARS = 1000
 
 def endpoint_url(value: str) -> str:
     """An http(s) address with a host, or "" (none): no key inside it, and no link-local or cloud
-    metadata address (shared/model_hosts.py; its name is resolved when saved or tested)."""
+    metadata address (shared/models/hosts.py; its name is resolved when saved or tested)."""
     value = storable(value.strip())
     if not value:
         return ""

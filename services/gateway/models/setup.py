@@ -18,7 +18,6 @@ from services.gateway.models.schemas import (
     ModelSettingsView,
 )
 from services.gateway.models.status import source
-from shared import live_models
 from shared.config import (
     REMOTE_EMBEDDERS,
     ModelSettings,
@@ -29,10 +28,11 @@ from shared.db import model_settings as saved_models
 from shared.db.embedding_space import has_vectors, switch_space
 from shared.db.users import User
 from shared.errors import PermanentError
-from shared.model_probe import embedding_space_of
-from shared.model_server_settings import model_server_settings
+from shared.models import live
+from shared.models.probe import embedding_space_of
+from shared.models.saved import SavedModels
+from shared.models.server_settings import model_server_settings
 from shared.reembedding import queue_reembedding, reopen_for_space
-from shared.saved_models import SavedModels
 from shared.secret_box import SECRETS_KEY_ENV, can_seal
 
 START_A_LOCAL_MODEL = (
@@ -63,7 +63,7 @@ async def view(conn: asyncpg.Connection | asyncpg.Pool, reembedding: int = 0) ->
         llm_roles=current.llm_roles or "all",
         local_model=local_model(),
         source=source(),
-        version=live_models.models_version(),
+        version=live.models_version(),
         can_store_keys=can_seal(),
         minilm_installed=minilm_weights_installed(),
         embedding_space=EmbeddingSpace(
@@ -140,7 +140,7 @@ async def save(
     pool: asyncpg.Pool, broker: NatsBroker, update: ModelSettingsUpdate, user: User
 ) -> ModelSettingsView:
     """Store the models, switch the embedding space if they embed differently (re-embedding what
-    is stored, once confirmed); every service hears of it (shared/live_models.py)."""
+    is stored, once confirmed); every service hears of it (shared/models/live.py)."""
     models = candidate(update)
     settings = effective(models)
     await endpoints.vetted(settings)  # a 422 before anything is stored or re-embedded
@@ -160,7 +160,7 @@ async def save(
             else:
                 raise HTTPException(409, await _reembed_needed(conn, space, model, dimension))
         version = await saved_models.save(conn, models, updated_by=user.id)
-    await live_models.catch_up(version)  # this process first: what it sends next carries it
+    await live.catch_up(version)  # this process first: what it sends next carries it
     if reembedding is not None:
         await queue_reembedding(broker, reembedding)
     return await view(pool, reembedding=len(reembedding.files) if reembedding else 0)

@@ -12,11 +12,11 @@ from services.gateway.models.schemas import (
     ModelStatus,
     RoleUse,
 )
-from shared import live_models
 from shared.config import ModelSettings, model_settings
 from shared.db.users import User
-from shared.model_probe import LOCAL_CHAT_MODEL, embedding_space_of
-from shared.saved_models import SavedModels
+from shared.models import live
+from shared.models.probe import LOCAL_CHAT_MODEL, embedding_space_of
+from shared.models.saved import SavedModels
 
 OFFLINE_RULES = "offline rules"
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
@@ -54,7 +54,7 @@ def host_of(base_url: str) -> str:
 
 
 def source() -> str:
-    return "settings" if live_models.models_version() else "environment"
+    return "settings" if live.models_version() else "environment"
 
 
 def where(settings: ModelSettings) -> str:
@@ -149,5 +149,5 @@ def _unreadable_keys() -> list[str]:
     return [
         f"The saved {'chat' if name == 'llm_api_key' else 'embeddings'} API key cannot be read"
         " here (the secrets key changed): enter it again in Settings."
-        for name in live_models.unreadable_keys()
+        for name in live.unreadable_keys()
     ]

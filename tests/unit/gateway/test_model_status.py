@@ -10,7 +10,7 @@ from services.gateway.models import probe
 from services.gateway.models.status import roles_of
 from shared.config import ModelSettings
 from shared.launcher.embedded import free_port
-from shared.model_server_settings import model_server_settings
+from shared.models.server_settings import model_server_settings
 from tests.fakes.model_server import FakeModelServer
 
 

@@ -19,7 +19,7 @@ from shared.launcher import embedded_model
 from shared.launcher.embedded_model import EmbeddedModel, start_model
 from shared.launcher.sizing import available_cpus
 from shared.metrics.model_server import model_server_exposition, model_server_figures
-from shared.model_server_settings import ModelServerSettings
+from shared.models.server_settings import ModelServerSettings
 
 # llama.cpp's /metrics (xllamacpp's server with endpoint_metrics) after one chat completion
 LLAMA_METRICS = """\

@@ -3,7 +3,7 @@
 from pydantic import SecretStr
 
 from shared.config import ModelSettings
-from shared.saved_models import SavedModels
+from shared.models.saved import SavedModels
 
 ENV = ModelSettings(
     llm_base_url="https://api.fireworks.ai/inference/v1",

@@ -1,4 +1,4 @@
-"""Where a model endpoint may be (shared/model_hosts.py): never link-local or a cloud metadata
+"""Where a model endpoint may be (shared/models/hosts.py): never link-local or a cloud metadata
 service, in whatever form the address is written; loopback and private allowed and said; the
 operator's allowed hosts; names resolved with a bound, without network access here."""
 
@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
-from shared import model_hosts
 from shared.config import ModelSettings
-from shared.model_hosts import (
+from shared.models import hosts
+from shared.models.hosts import (
     ModelHostRefused,
     allowed_hosts,
     checked_host,
@@ -101,7 +101,7 @@ def test_localhost_resolves_to_loopback() -> None:
     assert asyncio.run(vet("http://localhost:11434/v1")) == "loopback"
 
 
-def resolving_to(*addresses: str) -> model_hosts.Resolver:
+def resolving_to(*addresses: str) -> hosts.Resolver:
     async def resolve(host: str, port: int) -> list[str]:
         return list(addresses)
 
@@ -131,7 +131,7 @@ def test_a_name_that_does_not_resolve_may_be_saved_and_is_said_so(
         return []
 
     assert asyncio.run(vet("http://ollama:11434/v1", resolve=unknown)) == "unresolved"
-    monkeypatch.setattr(model_hosts, "RESOLVE_TIMEOUT_SECONDS", 0.05)
+    monkeypatch.setattr(hosts, "RESOLVE_TIMEOUT_SECONDS", 0.05)
     assert asyncio.run(vet("http://ollama:11434/v1", resolve=hangs)) == "unresolved"
 
 

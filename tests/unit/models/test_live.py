@@ -10,11 +10,11 @@ import pytest
 from faststream.response import PublishCommand
 from faststream.response.publish_type import PublishType
 
-from shared import live_models
 from shared.config import model_settings
 from shared.db.model_settings import StoredModels
-from shared.live_models import VERSION_HEADER, ModelsVersionMiddleware
-from shared.saved_models import SavedModels
+from shared.models import live
+from shared.models.live import VERSION_HEADER, ModelsVersionMiddleware
+from shared.models.saved import SavedModels
 
 SAVED = {
     "version": 3,
@@ -47,11 +47,11 @@ class FakePool:
 @pytest.fixture
 def pool(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakePool]:
     fake = FakePool()
-    monkeypatch.setattr(live_models._Watch, "pool", fake)
-    monkeypatch.setattr(live_models._Watch, "listener", SimpleNamespace(is_closed=lambda: False))
-    live_models.apply(None)
+    monkeypatch.setattr(live._Watch, "pool", fake)
+    monkeypatch.setattr(live._Watch, "listener", SimpleNamespace(is_closed=lambda: False))
+    live.apply(None)
     yield fake
-    live_models.apply(None)
+    live.apply(None)
 
 
 async def test_a_message_from_newer_settings_is_handled_with_them(pool: FakePool) -> None:
@@ -62,7 +62,7 @@ async def test_a_message_from_newer_settings_is_handled_with_them(pool: FakePool
 
     message = SimpleNamespace(headers={VERSION_HEADER: "3"})
     await ModelsVersionMiddleware(None, context=None).consume_scope(handler, message)
-    assert seen == ["llama3"] and live_models.models_version() == 3
+    assert seen == ["llama3"] and live.models_version() == 3
     await ModelsVersionMiddleware(None, context=None).consume_scope(handler, message)
     assert pool.reads == 1  # the same stamp again: nothing to read
 
@@ -77,6 +77,6 @@ async def test_what_a_process_publishes_carries_its_version(pool: FakePool) -> N
         return PublishCommand("body", _publish_type=PublishType.PUBLISH, destination="x")
 
     await ModelsVersionMiddleware(None, context=None).publish_scope(publish, command())
-    live_models.apply(StoredModels(3, SavedModels(llm_model="llama3")))
+    live.apply(StoredModels(3, SavedModels(llm_model="llama3")))
     await ModelsVersionMiddleware(None, context=None).publish_scope(publish, command())
     assert sent == [{}, {VERSION_HEADER: "3"}]

@@ -23,7 +23,7 @@ from faststream.response import PublishCommand
 from shared.config import use_saved_models
 from shared.db import model_settings
 from shared.db.model_settings import StoredModels
-from shared.model_changes import models_changed
+from shared.models.changes import models_changed
 
 logger = logging.getLogger(__name__)
 CHECK_EVERY_SECONDS = 10.0
@@ -56,7 +56,7 @@ def unreadable_keys() -> tuple[str, ...]:
 def apply(stored: StoredModels | None) -> None:
     """Use these saved models from the next model call on (None: the environment's)."""
     use_saved_models(stored.models if stored else None)
-    models_changed()  # the registry builds every role again (shared/model_changes.py)
+    models_changed()  # the registry builds every role again (shared/models/changes.py)
     _Watch.version = stored.version if stored else 0
     _Watch.unreadable = stored.unreadable if stored else ()
     _Watch.checked_at = time.monotonic()

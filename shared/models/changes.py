@@ -2,7 +2,7 @@
 built from the old ones is forgotten.
 
 It sits below both sides so that neither imports the other: the registry registers its cached
-providers here, and shared/live_models.py announces each switch — so the service layer, which
+providers here, and shared/models/live.py announces each switch — so the service layer, which
 watches the saved models, never imports the providers.
 """
 

@@ -7,7 +7,7 @@ import pytest
 
 from shared.config import ModelSettings
 from shared.errors import ModelOutputError, ModelTooSlowError, ModelUnavailableError
-from shared.model_probe import Failure, _failed, probe_embeddings
+from shared.models.probe import Failure, _failed, probe_embeddings
 
 
 def refused(status: int) -> ModelUnavailableError:

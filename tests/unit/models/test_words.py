@@ -12,7 +12,7 @@ import pytest
 from shared.config import ModelSettings
 from shared.contracts import FileEvent, TurnEvent
 from shared.errors import ModelOutputError, ModelUnavailableError, PermanentError
-from shared.model_words import file_failure, turn_failure
+from shared.models.words import file_failure, turn_failure
 from shared.pipeline import FileWork, TurnWork
 from shared.providers.llm.artisan_cut import LLMCompressor
 from shared.providers.llm.schemas import CutAnswer
