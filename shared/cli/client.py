@@ -10,6 +10,7 @@ from urllib.parse import quote
 import httpx
 
 from shared.config import gateway_settings, infra_settings
+from shared.gateway_replies import api_error
 
 MAX_PAGE = 500  # the most records the API sends in one page of a list
 
@@ -56,18 +57,6 @@ def api_key() -> str:
         f"no API key: start Artisan with `artisan up` (it saves the local user's key in"
         f" {key_file}), or create a user with `artisan users create NAME` and set ARTISAN_API_KEY"
     )
-
-
-def api_error(response: httpx.Response) -> str:
-    """The `detail` of an API error response, or its HTTP status."""
-    try:
-        body = response.json()
-    except ValueError:
-        body = None
-    detail = body.get("detail") if isinstance(body, dict) else None
-    if isinstance(detail, list):  # FastAPI validation errors: a list of {loc, msg, type}
-        detail = "; ".join(str(d.get("msg", d)) if isinstance(d, dict) else str(d) for d in detail)
-    return str(detail) if detail else f"HTTP {response.status_code} {response.reason_phrase}"
 
 
 def expect_success(response: httpx.Response) -> httpx.Response:

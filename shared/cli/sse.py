@@ -7,9 +7,10 @@ import json
 import httpx
 from httpx_sse import EventSource
 
-from shared.cli.client import CliError, api_error
+from shared.cli.client import CliError
 from shared.cli.link import Link
 from shared.cli.tracker import Tracker
+from shared.gateway_replies import api_error
 
 RECONNECT_SECONDS = 0.5  # a dropped stream is opened again this soon, silently
 # progress events may be minutes apart, but the gateway sends a ping every 15 s (PING_SECONDS

@@ -12,7 +12,7 @@ import httpx
 from httpx_sse import EventSource
 from mcp.server.mcpserver.exceptions import ToolError
 
-from shared.cli.client import api_error
+from shared.gateway_replies import api_error
 
 ANSWER_TIMEOUT = httpx.Timeout(10.0, read=300.0)  # tokens may pause while the model thinks
 POLL_SECONDS = 0.5  # twice a second: well inside the REST API's per-user request budget

@@ -5,6 +5,7 @@ from uuid import uuid4
 import httpx
 import pytest
 
+from shared import gateway_replies
 from shared.cli import client
 from shared.config import gateway_settings, infra_settings
 from shared.launcher.embedded import free_port
@@ -120,4 +121,4 @@ def test_gateway_url(monkeypatch: pytest.MonkeyPatch, env: dict[str, str], url: 
     ],
 )
 def test_api_error(response: httpx.Response, message: str) -> None:
-    assert client.api_error(response) == message
+    assert gateway_replies.api_error(response) == message
