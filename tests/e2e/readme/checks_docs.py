@@ -2,7 +2,6 @@
 and `mkdocs serve` serves the site from a checkout, fetched by a browser as a newcomer opens it."""
 
 import subprocess
-import time
 import tomllib
 from importlib.metadata import version
 
@@ -11,7 +10,7 @@ import httpx
 from shared.config import REPO_ROOT
 from shared.launcher.embedded import free_port
 from tests.e2e.readme.shown import Shown
-from tests.e2e.readme.tour import Tour
+from tests.e2e.readme.tour import Tour, lines_until
 
 SHOWN_ADDRESS = "127.0.0.1:8001"
 
@@ -32,24 +31,11 @@ def docs_site(tour: Tour, shown: Shown) -> None:
         text=True,
     )
     try:
-        home = _page_when_served(f"http://{address}/", site)
-        assert "Connect a language model" in home, home[:2000]
+        lines_until(site, "Serving on")  # mkdocs says so once the site is built and listening
+        home = httpx.get(f"http://{address}/", timeout=10)
+        assert home.status_code == 200 and "Connect a language model" in home.text, home.text[:2000]
         models = httpx.get(f"http://{address}/models/", timeout=10)
         assert models.status_code == 200 and "Run a model on this machine" in models.text
     finally:
         site.terminate()
         site.communicate(timeout=30)
-
-
-def _page_when_served(url: str, site: subprocess.Popen[str], timeout: float = 120) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert site.poll() is None, site.communicate()[0]
-        try:
-            response = httpx.get(url, timeout=5)
-            if response.status_code == 200:
-                return response.text
-        except httpx.TransportError:
-            pass
-        time.sleep(0.5)
-    raise AssertionError(f"`mkdocs serve` served nothing at {url} in {timeout:.0f} s")
