@@ -20,12 +20,14 @@ def built_afresh() -> Iterator[None]:
     registry.forget_providers()
 
 
-async def test_with_a_remote_model_the_client_is_built_at_start(
-    built_afresh: None, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def remote_model(built_afresh: None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ARTISAN_LLM_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("ARTISAN_LLM_API_KEY", "test-key")
     model_settings.cache_clear()
+
+
+async def test_with_a_remote_model_the_client_is_built_at_start(remote_model: None) -> None:
     await prepare_chat_model(None)  # type: ignore[arg-type]  # the pool is not needed
     assert registry.chat_model.cache_info().currsize == 1
 
@@ -44,10 +46,7 @@ async def test_with_local_models_the_chunker_loads_its_embedder_at_start(
 
 
 async def test_with_a_remote_model_the_chunker_embeds_nothing_and_loads_nothing(
-    built_afresh: None, monkeypatch: pytest.MonkeyPatch
+    remote_model: None,
 ) -> None:
-    monkeypatch.setenv("ARTISAN_LLM_BASE_URL", "http://127.0.0.1:9/v1")
-    monkeypatch.setenv("ARTISAN_LLM_API_KEY", "test-key")
-    model_settings.cache_clear()
     await prepare_embedder(None)  # type: ignore[arg-type]
     assert registry.embedder.cache_info().currsize == 0
