@@ -57,5 +57,17 @@ async def run_sized(size: int, work: Callable[P, T], *args: P.args, **kwargs: P.
     in the model thread once the process's earlier calls there are done."""
     if size < THREAD_FROM_CHARS:
         return work(*args, **kwargs)
+    return await run_in_model_thread(work, *args, **kwargs)
+
+
+async def run_in_model_thread(work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """`work(*args, **kwargs)` in the model thread, once the process's earlier calls there are
+    done, whatever its size (a neural model's smallest call is already milliseconds)."""
     call = partial(contextvars.copy_context().run, work, *args, **kwargs)
     return await asyncio.get_running_loop().run_in_executor(_model_thread, call)
+
+
+def load_in_model_thread(load: Callable[[], T]) -> T:
+    """`load()` in the model thread, waited for: the threads a library starts there (ONNX
+    Runtime's pool) inherit its lower priority, and the loop's thread starts none."""
+    return _model_thread.submit(load).result()

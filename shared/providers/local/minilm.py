@@ -12,10 +12,8 @@ integer graph's activation scales are its input's, so a batch would make a text'
 on its batch-mates (and one window alone was faster than padded batches even in float).
 """
 
-import asyncio
 import importlib.util
 import json
-import threading
 import zipfile
 from functools import lru_cache
 from pathlib import Path
@@ -24,6 +22,7 @@ from typing import Literal
 import numpy as np
 
 from shared.config import MINILM_PACKAGE, model_settings
+from shared.providers.cpu import load_in_model_thread, run_in_model_thread
 
 MINILM_MODEL = "all-minilm-l6-v2"
 MINILM_DIMENSION = 384
@@ -53,9 +52,9 @@ class MiniLMEmbedder:
     dimension = MINILM_DIMENSION
 
     def __init__(self) -> None:
-        _network()  # loaded now (about a second), not on the first question
-        # one forward pass at a time per process: ONNX Runtime already uses every core
-        self._lock = threading.Lock()
+        # loaded now (about a second), not on the first question; in the model thread, below
+        # the event loop's priority, with the pool threads ONNX Runtime starts from there
+        load_in_model_thread(_network)
 
     async def embed(
         self, texts: list[str], input_type: Literal["document", "query"] = "document"
@@ -64,12 +63,10 @@ class MiniLMEmbedder:
             raise ValueError(f"input_type must be one of {_INPUT_TYPES}, not {input_type!r}")
         if not texts:
             return []
-        vectors = await asyncio.to_thread(self._embed_locked, texts)
+        # one forward pass at a time per process (the model thread's), each on every thread
+        # ONNX Runtime was given
+        vectors = await run_in_model_thread(_network().embed, texts)
         return vectors.tolist()
-
-    def _embed_locked(self, texts: list[str]) -> np.ndarray:
-        with self._lock:
-            return _network().embed(texts)
 
 
 @lru_cache(maxsize=1)
