@@ -7,8 +7,9 @@ step) and the embedder does a large file's vectors. Measured on 2 cores, 1,000 S
 (tests/benchmarks/throughput.py, quiet machine, MiniLM's int8 graph): one chunker of one model
 thread ready 29.2-29.7 docs/s, two chunkers of one thread each 35.7 (float graph, earlier: one
 chunker of two threads 11.4, of one 7.3, two of one 12.1) — processes overlap their database and
-bus round trips with the other's model work, threads cannot. So there is a chunker per core, each with one model thread, and the embedders share all the cores among
-them: a large file's vectors are the only model work then.
+bus round trips with the other's model work, threads cannot. So there is a chunker per core, each
+with one model thread, and the embedders share all the cores among them: a large file's vectors
+are the only model work then.
 """
 
 import os

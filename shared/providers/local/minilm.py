@@ -6,10 +6,11 @@ The package ships the sentence-transformers folder as `model.zip` beside its `__
 from there without importing the package (its import prints a banner and its declared
 dependencies, sentence-transformers and torch, are not needed: install it with `--no-deps`).
 
-Side by side on 128 SciFact abstracts (2 cores, quiet), whole texts: 1.0-1.3 docs/s by the numpy
-forward pass, 23 by the float ONNX graph, about 50 by this one. Windows run one at a time: the
-integer graph's activation scales are its input's, so a batch would make a text's vector depend
-on its batch-mates (and one window alone was faster than padded batches even in float).
+Side by side on 128 SciFact abstracts (2 cores, quiet), whole texts: 6.4-6.8 docs/s by the numpy
+forward pass, 21 by the float ONNX graph, 45 by this one (tests/benchmarks/minilm_backends.py).
+Windows run one at a time: the integer graph's activation scales are its input's, so a batch would
+make a text's vector depend on its batch-mates (and one window alone was faster than padded
+batches even in float).
 """
 
 import importlib.util
