@@ -15,6 +15,7 @@ import contextvars
 import logging
 import os
 import sys
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -47,8 +48,9 @@ def _below_the_loop() -> None:
         logger.debug("could not lower the model thread's priority", exc_info=True)
 
 
+_MODEL_THREAD_NAME = "local-model"
 _model_thread = ThreadPoolExecutor(
-    max_workers=1, thread_name_prefix="local-model", initializer=_below_the_loop
+    max_workers=1, thread_name_prefix=_MODEL_THREAD_NAME, initializer=_below_the_loop
 )
 
 
@@ -70,4 +72,6 @@ async def run_in_model_thread(work: Callable[P, T], *args: P.args, **kwargs: P.k
 def load_in_model_thread(load: Callable[[], T]) -> T:
     """`load()` in the model thread, waited for: the threads a library starts there (ONNX
     Runtime's pool) inherit its lower priority, and the loop's thread starts none."""
+    if threading.current_thread().name.startswith(_MODEL_THREAD_NAME):
+        return load()  # already there: waiting on its own queue would never end
     return _model_thread.submit(load).result()
